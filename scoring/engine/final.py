@@ -1,0 +1,94 @@
+"""The final result of a game (rules.md §6): leftover sticks, placement, uma, oka, penalties.
+
+Shares that do not divide evenly (uma or oka split between tied players, sticks between tied leaders)
+are dealt in units of 100 points: every tied player gets the same floor share, and the hundreds left
+over go one each to the tied players earliest in seat order. Uma and oka therefore always sum exactly to
+what the ruleset hands out, and the four results to the penalties. Sticks are the exception the rules
+make: each leader's share is rounded down to 100 and the remainder is lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class FinalResult:
+    """Per seat: final score, place (1–4), uma, oka, penalties and the result after all of them."""
+
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+    uma: tuple[int, ...]
+    oka: tuple[int, ...]
+    penalties: tuple[int, ...]
+    results: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, list[int]]:
+        return {
+            "scores": list(self.scores),
+            "places": list(self.places),
+            "uma": list(self.uma),
+            "oka": list(self.oka),
+            "penalties": list(self.penalties),
+            "results": list(self.results),
+        }
+
+
+def split(total: int, seats: list[int]) -> dict[int, int]:
+    """Share ``total`` between ``seats`` (in seat order) exactly, in units of 100 where the total allows."""
+    unit = 100 if total % 100 == 0 else 1
+    units, n = total // unit, len(seats)
+    floor, extra = divmod(units, n)
+    return {seat: (floor + (1 if i < extra else 0)) * unit for i, seat in enumerate(sorted(seats))}
+
+
+def places(scores: tuple[int, ...] | list[int], ties: str) -> tuple[int, ...]:
+    """Place of each seat. ``split``: tied seats share the better place; ``seat_order``: earlier seat first."""
+    if ties == "split":
+        return tuple(1 + sum(1 for other in scores if other > s) for s in scores)
+    order = sorted(range(4), key=lambda seat: (-scores[seat], seat))
+    out = [0] * 4
+    for place, seat in enumerate(order, start=1):
+        out[seat] = place
+    return tuple(out)
+
+
+def hand_out_sticks(scores: list[int], sticks: int, rules: Ruleset) -> list[int]:
+    """Scores after the riichi sticks left on the table go to the leader(s), or are lost."""
+    scores = list(scores)
+    if sticks <= 0 or rules.leftover_sticks == "lost":
+        return scores
+    top = max(scores)
+    leaders = [seat for seat in range(4) if scores[seat] == top]
+    if rules.ties == "seat_order" or len(leaders) == 1:
+        scores[leaders[0]] += sticks * 1000
+    else:
+        share = (sticks * 1000 // len(leaders)) // 100 * 100
+        for seat in leaders:
+            scores[seat] += share
+    return scores
+
+
+def final_result(
+    scores: list[int] | tuple[int, ...],
+    sticks: int,
+    penalties: list[int] | tuple[int, ...],
+    rules: Ruleset,
+) -> FinalResult:
+    """Results from the scores after the last hand, the sticks still on the table and the penalties."""
+    final = hand_out_sticks(list(scores), sticks, rules)
+    placed = places(final, rules.ties)
+    uma = [0] * 4
+    oka = [0] * 4
+    for place in sorted(set(placed)):
+        group = [seat for seat in range(4) if placed[seat] == place]
+        occupied = range(place - 1, place - 1 + len(group))
+        for seat, share in split(sum(rules.uma[i] for i in occupied), group).items():
+            uma[seat] = share
+        if place == 1 and rules.oka:
+            for seat, share in split(rules.oka, group).items():
+                oka[seat] = share
+    results = tuple(final[s] - rules.return_points + uma[s] + oka[s] + penalties[s] for s in range(4))
+    return FinalResult(tuple(final), placed, tuple(uma), tuple(oka), tuple(penalties), results)

@@ -1,0 +1,81 @@
+"""The facts of one hand as recorded at the table — never what they are worth (see ``hanchan``).
+
+A hand is what an organiser saw: who won off whom with what value, who was tenpai at a draw, whose riichi
+deposit was actually paid. Dealer, round, honba and sticks are not facts of the hand: they are derived by
+replaying the hands before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .value import HandValue
+
+RON = "ron"
+TSUMO = "tsumo"
+DRAW = "draw"
+ABORT = "abort"
+CHOMBO = "chombo"
+RESULTS = (RON, TSUMO, DRAW, ABORT, CHOMBO)
+
+ABORT_REASONS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One winner's claim: the value of the hand, and the liable seat (pao) if any."""
+
+    winner: int
+    han: int | None = None
+    fu: int | None = None
+    yakuman: int | None = None
+    pao: int | None = None
+
+    @property
+    def value(self) -> HandValue:
+        return HandValue(self.han, self.fu, self.yakuman)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand. ``wins`` holds one win for a tsumo and one to three for a ron (``loser`` discarded)."""
+
+    result: str
+    wins: tuple[Win, ...] = ()
+    loser: int | None = None
+    riichi: tuple[int, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[int, ...] = ()
+    seat: int | None = None
+    reason: str | None = None
+
+    @classmethod
+    def ron(cls, loser: int, *wins: Win, riichi: tuple[int, ...] = ()) -> Hand:
+        return cls(RON, wins=tuple(wins), loser=loser, riichi=tuple(riichi))
+
+    @classmethod
+    def tsumo(cls, win: Win, *, riichi: tuple[int, ...] = ()) -> Hand:
+        return cls(TSUMO, wins=(win,), riichi=tuple(riichi))
+
+    @classmethod
+    def draw(
+        cls, tenpai: tuple[int, ...] = (), *, riichi: tuple[int, ...] = (), nagashi: tuple[int, ...] = ()
+    ) -> Hand:
+        return cls(DRAW, tenpai=tuple(tenpai), riichi=tuple(riichi), nagashi=tuple(nagashi))
+
+    @classmethod
+    def abort(cls, *, riichi: tuple[int, ...] = (), reason: str | None = None) -> Hand:
+        return cls(ABORT, riichi=tuple(riichi), reason=reason)
+
+    @classmethod
+    def chombo(cls, seat: int, *, riichi: tuple[int, ...] = ()) -> Hand:
+        return cls(CHOMBO, seat=seat, riichi=tuple(riichi))
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(w.winner for w in self.wins)
+
+
+def nearest_first(discarder: int, seats: tuple[int, ...] | list[int]) -> list[int]:
+    """Seats in turn order after the discarder (``discarder+1``, ``+2``, ``+3``): the nearest comes first."""
+    return sorted(seats, key=lambda s: (s - discarder) % 4)

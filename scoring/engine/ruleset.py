@@ -1,0 +1,342 @@
+"""Rulesets as data: every setting the engine reads, the presets of rules.md §7, and validated overrides.
+
+A ruleset is a frozen value. Events store the *effective* settings (``Ruleset.to_dict()``), never just a
+preset name, so that correcting a preset later never rewrites a finished event's results. Settings marked
+unverified in rules.md are ordinary settings here: a club that knows better overrides them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import RulesetError
+
+PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """Documentation and validation of one setting."""
+
+    name: str
+    kind: type
+    meaning: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The effective rules of an event. Field names are the public override keys of the game record."""
+
+    preset: str = "ema2016"
+    length: str = "hanchan"
+    start_points: int = 30000
+    return_points: int = 30000
+    uma: tuple[int, int, int, int] = (15000, 5000, -5000, -15000)
+    ties: str = "split"
+    leftover_sticks: str = "first"
+    chombo: str = "deduction"
+    chombo_points: int = 20000
+    multiple_ron: str = "each"
+    triple_ron: str = "win"
+    multiple_ron_honba: str = "each"
+    multiple_ron_sticks: str = "own_back"
+    kiriage: bool = False
+    kazoe_limit: str = "sanbaiman"
+    yakuman_stacking: bool = False
+    abortive_draws: bool = False
+    abortive_draw_honba: bool = True
+    nagashi_mangan: bool = False
+    tobi: bool = False
+    agari_yame: bool = False
+    west_extension: bool = False
+    goal_points: int = 30000
+    riichi_below_1000: bool = True
+    red_fives: int = 0
+    open_tanyao: bool = True
+    pao_yaku: tuple[str, ...] = ("daisangen", "daisuushii")
+    time_limit: str = "one_more_hand"
+
+    # -- derived values -------------------------------------------------------------------------------
+
+    @property
+    def oka(self) -> int:
+        """The first place's bonus: the difference between return and start points, from all four."""
+        return (self.return_points - self.start_points) * 4
+
+    @property
+    def last_deal(self) -> int:
+        """Index of the last regular deal (0 = East 1): South 4 for a hanchan, East 4 for a tonpuusen."""
+        return 7 if self.length == "hanchan" else 3
+
+    def allows_chombo(self) -> bool:
+        return self.chombo != "forbidden"
+
+    # -- conversion -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The effective settings as JSON-ready data (tuples become lists)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(setting, value in words) pairs for pages that show an event's rules in plain language."""
+        return [(SETTINGS[name].meaning, _words(getattr(self, name))) for name in SETTINGS]
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(f"{v:+d}" if isinstance(v, int) else str(v) for v in value) or "none"
+    return str(value).replace("_", " ")
+
+
+_S = Setting
+SETTINGS: dict[str, Setting] = {
+    s.name: s
+    for s in [
+        _S(
+            "length",
+            str,
+            "Game length: a hanchan (East and South) or a tonpuusen (East only)",
+            ("hanchan", "tonpuusen"),
+        ),
+        _S("start_points", int, "Points each player starts with"),
+        _S("return_points", int, "Return points subtracted from the final score (the difference × 4 is oka)"),
+        _S("uma", tuple, "Uma for 1st, 2nd, 3rd and 4th place, in points (must sum to 0)"),
+        _S(
+            "ties",
+            str,
+            "Tied final scores: split uma and oka, or the earlier seat places higher",
+            ("split", "seat_order"),
+        ),
+        _S(
+            "leftover_sticks",
+            str,
+            "Riichi sticks left on the table at the end: to the first place, or lost",
+            ("first", "lost"),
+        ),
+        _S(
+            "chombo",
+            str,
+            "Chombo: deduction after uma, reverse mangan at the table, or not possible",
+            ("deduction", "reverse_mangan", "forbidden"),
+        ),
+        _S("chombo_points", int, "Chombo deduction after uma, in points (deduction mode)"),
+        _S(
+            "multiple_ron",
+            str,
+            "Several ron winners on one discard: all win, or only the nearest (atamahane)",
+            ("each", "atamahane"),
+        ),
+        _S(
+            "triple_ron",
+            str,
+            "Three ron winners: all three win, or the hand is an abortive draw",
+            ("win", "abort"),
+        ),
+        _S(
+            "multiple_ron_honba",
+            str,
+            "Honba with several ron winners: paid to each, or to the nearest",
+            ("each", "nearest"),
+        ),
+        _S(
+            "multiple_ron_sticks",
+            str,
+            "Riichi sticks with several ron winners: winners get their own "
+            "deposit back and the nearest the rest, or the nearest takes all",
+            ("own_back", "nearest"),
+        ),
+        _S("kiriage", bool, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan"),
+        _S(
+            "kazoe_limit",
+            str,
+            "13 han or more without a yakuman: kazoe yakuman, or capped at sanbaiman",
+            ("yakuman", "sanbaiman"),
+        ),
+        _S("yakuman_stacking", bool, "Double and multiple yakuman count (a yakuman multiplier above 1)"),
+        _S(
+            "abortive_draws",
+            bool,
+            "Abortive draws (nine terminals, four winds, four riichi, four kans, triple ron) are played",
+        ),
+        _S("abortive_draw_honba", bool, "An abortive draw adds a honba counter"),
+        _S("nagashi_mangan", bool, "Nagashi mangan is played"),
+        _S("tobi", bool, "The game ends when a score goes below zero (exactly 0 plays on)"),
+        _S(
+            "agari_yame",
+            bool,
+            "In the last deal, a dealer who wins or is tenpai and is first with the goal "
+            "points may end the game",
+        ),
+        _S(
+            "west_extension",
+            bool,
+            "If nobody reaches the goal points after the last deal, play goes on into the next wind",
+        ),
+        _S("goal_points", int, "Goal points for agari-yame and the west extension"),
+        _S("riichi_below_1000", bool, "A player with fewer than 1000 points may declare riichi"),
+        _S("red_fives", int, "Number of red fives (aka dora) in the set, for hands entered as tiles"),
+        _S("open_tanyao", bool, "All simples counts with an open hand (kuitan), for hands entered as tiles"),
+        _S("pao_yaku", tuple, "Yakuman with liability (pao)", PAO_YAKU),
+        _S(
+            "time_limit",
+            str,
+            "When time is called: one more hand (EMA), end after the current hand (WRC), or no time limit",
+            ("one_more_hand", "end_after_hand", "none"),
+        ),
+    ]
+}
+
+_BASE = Ruleset().to_dict()
+del _BASE["preset"]
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "ema2016": dict(_BASE),
+    "ema2025": {**_BASE, "kiriage": True},
+    "wrc2022": {
+        **_BASE,
+        "leftover_sticks": "lost",
+        "chombo_points": 30000,
+        "multiple_ron": "atamahane",
+        "multiple_ron_honba": "nearest",
+        "multiple_ron_sticks": "nearest",
+        "kiriage": True,
+        "yakuman_stacking": True,
+        "time_limit": "end_after_hand",
+    },
+    "mleague": {
+        **_BASE,
+        "start_points": 25000,
+        "uma": [30000, 10000, -10000, -30000],
+        "multiple_ron": "atamahane",
+        "multiple_ron_honba": "nearest",
+        "multiple_ron_sticks": "nearest",
+        "kiriage": True,
+        "kazoe_limit": "yakuman",
+        "yakuman_stacking": True,
+        "abortive_draws": True,
+        "nagashi_mangan": True,
+        "riichi_below_1000": False,
+        "red_fives": 3,
+        "pao_yaku": ["daisangen", "daisuushii", "suukantsu"],
+        "time_limit": "none",
+    },
+    "tenhou": {
+        **_BASE,
+        "start_points": 25000,
+        "uma": [20000, 10000, -10000, -20000],
+        "ties": "seat_order",
+        "chombo": "forbidden",
+        "triple_ron": "abort",
+        "multiple_ron_honba": "nearest",
+        "multiple_ron_sticks": "nearest",
+        "kazoe_limit": "yakuman",
+        "yakuman_stacking": True,
+        "abortive_draws": True,
+        "nagashi_mangan": True,
+        "tobi": True,
+        "agari_yame": True,
+        "west_extension": True,
+        "riichi_below_1000": False,
+        "red_fives": 3,
+        "pao_yaku": ["daisangen", "daisuushii", "suukantsu"],
+        "time_limit": "none",
+    },
+}
+
+
+def _check_value(name: str, value: Any) -> Any:
+    """Validate one setting's value and return it in the dataclass's form (lists become tuples)."""
+    setting = SETTINGS[name]
+    where = f"rules: setting '{name}'"
+    if setting.kind is bool:
+        if not isinstance(value, bool):
+            raise RulesetError(f"{where} must be true or false, not {value!r}", field=name)
+        return value
+    if setting.kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesetError(f"{where} must be a whole number of points, not {value!r}", field=name)
+        if value < 0:
+            raise RulesetError(f"{where} cannot be negative ({value})", field=name)
+        return value
+    if setting.kind is str:
+        if value not in setting.choices:
+            raise RulesetError(
+                f"{where} must be one of {', '.join(setting.choices)}, not {value!r}", field=name
+            )
+        return value
+    # tuples
+    if not isinstance(value, list | tuple):
+        raise RulesetError(f"{where} must be a list, not {value!r}", field=name)
+    if name == "uma":
+        if len(value) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+            raise RulesetError(f"{where} must be four whole numbers of points (1st to 4th)", field=name)
+        return tuple(value)
+    unknown = [v for v in value if v not in setting.choices]
+    if unknown:
+        raise RulesetError(
+            f"{where}: unknown yakuman {unknown[0]!r} (known: {', '.join(setting.choices)})", field=name
+        )
+    return tuple(dict.fromkeys(value))
+
+
+def _check_consistency(rules: Ruleset) -> None:
+    """Rules between settings: what makes results sum to the penalties, and values that cannot be played."""
+    if rules.start_points <= 0:
+        raise RulesetError("rules: setting 'start_points' must be above 0", field="start_points")
+    if sum(rules.uma) != 0:
+        raise RulesetError(
+            f"rules: setting 'uma' must sum to 0 so that results sum to the penalties (sums to "
+            f"{sum(rules.uma)})",
+            field="uma",
+        )
+    if list(rules.uma) != sorted(rules.uma, reverse=True):
+        raise RulesetError("rules: setting 'uma' must not increase from 1st to 4th place", field="uma")
+    if rules.red_fives > 4:
+        raise RulesetError("rules: setting 'red_fives' must be between 0 and 4", field="red_fives")
+    if rules.chombo == "deduction" and rules.chombo_points == 0:
+        raise RulesetError(
+            "rules: setting 'chombo_points' must be above 0 when chombo is a deduction", field="chombo_points"
+        )
+
+
+def make_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
+    """The preset's settings with ``overrides`` applied, validated."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesetError(f"rules: unknown preset {preset!r} (known: {', '.join(PRESETS)})", field="preset")
+    values: dict[str, Any] = {}
+    for name, value in {**PRESETS[preset], **(overrides or {})}.items():
+        if name not in SETTINGS:
+            raise RulesetError(f"rules: unknown setting {name!r}", field=name)
+        values[name] = _check_value(name, value)
+    rules = Ruleset(preset=preset, **values)
+    _check_consistency(rules)
+    return rules
+
+
+def ruleset_from_spec(spec: Any) -> Ruleset:
+    """A ruleset from a record's ``rules``: a preset name, or ``{"preset": NAME, ...overrides}``."""
+    if isinstance(spec, Ruleset):
+        return spec
+    if isinstance(spec, str):
+        return make_ruleset(spec)
+    if isinstance(spec, dict):
+        if "preset" not in spec:
+            raise RulesetError("rules: an object of rules needs a 'preset'", field="preset")
+        overrides = {k: v for k, v in spec.items() if k != "preset"}
+        return make_ruleset(spec["preset"], overrides)
+    raise RulesetError("rules: must be a preset name or an object with a 'preset'", field="preset")
+
+
+def ruleset_spec(rules: Ruleset) -> str | dict[str, Any]:
+    """The shortest spec that gives ``rules`` back: the preset name alone, or the preset and the overrides."""
+    base = make_ruleset(rules.preset).to_dict()
+    overrides = {k: v for k, v in rules.to_dict().items() if base[k] != v}
+    return {"preset": rules.preset, **overrides} if overrides else rules.preset

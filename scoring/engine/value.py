@@ -1,0 +1,134 @@
+"""Value of a winning hand: han/fu validation, base points and the payments of rules.md §1.
+
+Only this module turns han and fu into points. Payments are rounded up to the next 100 one payment at a
+time, which is why a non-dealer's 1 han 30 fu tsumo costs 300/500 and not a third of 1000.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleViolation
+from .ruleset import Ruleset
+
+MANGAN = 2000
+VALID_FU = frozenset({20, 25, *range(30, 140, 10)})
+LIMIT_NAMES = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman", 8000: "yakuman"}
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """What a win is worth before payments: ``han`` and ``fu``, or a ``yakuman`` multiplier."""
+
+    han: int | None = None
+    fu: int | None = None
+    yakuman: int | None = None
+
+    def describe(self) -> str:
+        """The value in words: ``3 han 40 fu``, ``6 han``, ``yakuman``, ``double yakuman``."""
+        if self.yakuman:
+            return {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}.get(
+                self.yakuman, f"{self.yakuman}× yakuman"
+            )
+        if self.han is not None and self.han <= 4:
+            return f"{self.han} han {self.fu} fu"
+        return f"{self.han} han"
+
+
+def round_up(points: int) -> int:
+    """Round a payment up to the next 100."""
+    return -(-points // 100) * 100
+
+
+def check_value(value: HandValue, *, tsumo: bool, rules: Ruleset) -> None:
+    """Reject a han/fu pair (or yakuman multiplier) that cannot exist, naming the rule it breaks."""
+    han, fu, yakuman = value.han, value.fu, value.yakuman
+    if yakuman is not None:
+        if han is not None:
+            raise RuleViolation("give either han (and fu) or yakuman, not both", field="yakuman")
+        if isinstance(yakuman, bool) or not isinstance(yakuman, int) or yakuman < 1:
+            raise RuleViolation(
+                f"yakuman must be a whole number of at least 1, not {yakuman!r}", field="yakuman"
+            )
+        if yakuman > 1 and not rules.yakuman_stacking:
+            raise RuleViolation(
+                f"yakuman {yakuman} needs a ruleset where yakuman stack (this one counts a single yakuman)",
+                field="yakuman",
+            )
+        return
+    if han is None:
+        raise RuleViolation("a win needs han (and fu), or yakuman", field="han")
+    if isinstance(han, bool) or not isinstance(han, int) or han < 1:
+        raise RuleViolation(f"han must be a whole number of at least 1, not {han!r}", field="han")
+    if fu is not None and (isinstance(fu, bool) or not isinstance(fu, int)):
+        raise RuleViolation(f"fu must be a whole number, not {fu!r}", field="fu")
+    if han >= 5:
+        return  # fu is irrelevant at mangan and above, so any given value is ignored
+    if fu is None:
+        raise RuleViolation(f"{han} han needs fu (fu may be left out only from 5 han)", field="fu")
+    if fu not in VALID_FU:
+        raise RuleViolation(
+            f"fu {fu} does not exist (20, 25, or a multiple of 10 from 30 to 130)", field="fu"
+        )
+    if fu == 20:
+        if not tsumo:
+            raise RuleViolation(
+                "fu 20 exists only on a tsumo (closed pinfu); a ron has at least 30 fu", field="fu"
+            )
+        if han < 2:
+            raise RuleViolation("fu 20 needs at least 2 han (pinfu and menzen tsumo)", field="fu")
+    if fu == 25:
+        if tsumo and han < 3:
+            raise RuleViolation("fu 25 needs at least 3 han on a tsumo", field="fu")
+        if not tsumo and han < 2:
+            raise RuleViolation("fu 25 needs at least 2 han on a ron", field="fu")
+
+
+def base_points(value: HandValue, rules: Ruleset) -> int:
+    """Base points (rules.md §1): ``fu × 2^(han+2)`` capped at mangan, then the limits."""
+    if value.yakuman:
+        return 8000 * value.yakuman
+    han = value.han or 0
+    if han >= 13:
+        return 8000 if rules.kazoe_limit == "yakuman" else 6000
+    if han >= 11:
+        return 6000
+    if han >= 8:
+        return 4000
+    if han >= 6:
+        return 3000
+    if han == 5:
+        return MANGAN
+    fu = value.fu or 0
+    if rules.kiriage and (han, fu) in ((4, 30), (3, 60)):
+        return MANGAN
+    return min(fu * 2 ** (han + 2), MANGAN)
+
+
+def ron_points(base: int, *, dealer: bool) -> int:
+    """What the discarder pays for a ron, before honba."""
+    return round_up(base * (6 if dealer else 4))
+
+
+def tsumo_points(base: int, *, dealer: bool) -> tuple[int, int]:
+    """(what the dealer pays, what each non-dealer pays) on a tsumo, before honba.
+
+    For a dealer's tsumo the first figure is what each of the three others pays (there is no dealer
+    among the payers), so both figures are the same.
+    """
+    if dealer:
+        each = round_up(base * 2)
+        return each, each
+    return round_up(base * 2), round_up(base)
+
+
+def limit_name(value: HandValue, rules: Ruleset) -> str | None:
+    """``mangan``, ``haneman``…, or None under mangan — for hand logs in words."""
+    base = base_points(value, rules)
+    if value.yakuman:
+        return value.describe()
+    if base >= MANGAN and (value.han or 0) >= 3:
+        if base == 8000:
+            return "kazoe yakuman"
+        return LIMIT_NAMES.get(base)
+    return None
