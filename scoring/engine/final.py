@@ -45,7 +45,7 @@ def split(total: int, seats: list[int]) -> dict[int, int]:
 
 
 def places(scores: tuple[int, ...] | list[int], ties: str) -> tuple[int, ...]:
-    """Place of each seat. ``split``: tied seats share the better place; ``seat_order``: earlier seat first."""
+    """Place of each seat: ``split`` ties share the better place; ``seat_order``: earlier seat first."""
     if ties == "split":
         return tuple(1 + sum(1 for other in scores if other > s) for s in scores)
     order = sorted(range(4), key=lambda seat: (-scores[seat], seat))

@@ -280,7 +280,7 @@ def play_hand(state: TableState, hand: Hand, rules: Ruleset) -> HandOutcome:
     penalties = (0, 0, 0, 0)
     result = hand.result
 
-    if result == RON or result == TSUMO:
+    if result in (RON, TSUMO):
         if result == RON:
             _pay_ron(hand, deltas, honba, pot, dealer, rules)
         else:
