@@ -157,3 +157,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# EMA number prefixes accepted besides the member countries listed in league/countries.py (rules.md §9
+# says "others exist"): e.g. TENBOU_EXTRA_EMA_PREFIXES=13,18
+TENBOU_EXTRA_EMA_PREFIXES = env_list("TENBOU_EXTRA_EMA_PREFIXES", "")

@@ -21,7 +21,7 @@ from .record import (
     replay_output,
 )
 from .ruleset import PRESETS, SETTINGS, Ruleset, make_ruleset, ruleset_from_spec, ruleset_spec
-from .value import HandValue, base_points, check_value, ron_points, tsumo_points
+from .value import HandValue, base_points, check_value, hand_points, ron_points, tsumo_points
 
 __all__ = [
     "ABORT",
@@ -49,6 +49,7 @@ __all__ = [
     "Win",
     "base_points",
     "check_value",
+    "hand_points",
     "final_result",
     "hand_from_dict",
     "hand_to_dict",

@@ -132,3 +132,12 @@ def limit_name(value: HandValue, rules: Ruleset) -> str | None:
             return "kazoe yakuman"
         return LIMIT_NAMES.get(base)
     return None
+
+
+def hand_points(value: HandValue, *, dealer: bool, tsumo: bool, rules: Ruleset) -> int:
+    """What a win is worth in total, without honba or sticks: the ron payment, or the tsumo payments."""
+    base = base_points(value, rules)
+    if not tsumo:
+        return ron_points(base, dealer=dealer)
+    dealer_pays, other_pays = tsumo_points(base, dealer=dealer)
+    return dealer_pays * 3 if dealer else dealer_pays + 2 * other_pays

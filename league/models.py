@@ -1,0 +1,254 @@
+"""Who and when: clubs, players, events with their effective ruleset, registrations and hanchans.
+
+What happened at the table and what it is worth lives in ``scoring``; this app imports only
+``scoring.engine`` (to validate and read a ruleset).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.engine import EngineError, Ruleset, ruleset_from_spec
+
+from .countries import COUNTRY_CHOICES, EMA_PREFIXES
+
+ema_number_validator = RegexValidator(
+    r"^\d{8}$", "An EMA number is 8 digits, leading zeros included (e.g. 04390002)."
+)
+
+
+def validate_ema_prefix(value: str) -> None:
+    """The first two digits of an EMA number name a member country (rules.md §9)."""
+    known = set(EMA_PREFIXES) | set(getattr(settings, "TENBOU_EXTRA_EMA_PREFIXES", ()))
+    if value and value[:2] not in known:
+        raise ValidationError(
+            "EMA number %(value)s: the first two digits must be an EMA member country code.",
+            params={"value": value},
+            code="ema_prefix",
+        )
+
+
+class Club(models.Model):
+    """A club: it runs leagues and tournaments, and its organisers manage them."""
+
+    name = models.CharField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+    city = models.CharField(max_length=80, blank=True)
+    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays. The EMA number is optional (a tournament may have non-EMA players)."""
+
+    display_name = models.CharField(max_length=80)
+    given_name = models.CharField(max_length=80, blank=True)
+    family_name = models.CharField(max_length=80, blank=True)
+    ema_number = models.CharField(
+        "EMA number",
+        max_length=8,
+        unique=True,
+        null=True,
+        blank=True,
+        validators=[ema_number_validator, validate_ema_prefix],
+    )
+    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "display_name"], name="unique_player_name_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:player", args=[self.pk])
+
+    def clean(self) -> None:
+        if self.ema_number == "":
+            self.ema_number = None
+
+
+class Event(models.Model):
+    """A club league (a season) or a tournament, with the effective ruleset it is played under."""
+
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "Club league"
+        TOURNAMENT = "tournament", "Tournament"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        MEMBERS = "members", "Members only (login needed)"
+
+    class TieBreak(models.TextChoices):
+        POINTS_PLACEMENT_GAMES = "points,placement,games", "Points, then average placement, then games"
+        POINTS_GAMES_PLACEMENT = "points,games,placement", "Points, then games, then average placement"
+        POINTS_PLACEMENT = "points,placement", "Points, then average placement"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.LEAGUE)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    city = models.CharField(max_length=80, blank=True)
+    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    ruleset = models.JSONField(
+        help_text="The effective settings (a preset with overrides applied), stored in full so that a "
+        "later change to a preset never rewrites this event's results."
+    )
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    min_games = models.PositiveIntegerField(
+        default=0, help_text="Games a player needs to be ranked in the standings (0: everyone is ranked)."
+    )
+    tie_break = models.CharField(
+        max_length=40, choices=TieBreak.choices, default=TieBreak.POINTS_PLACEMENT_GAMES
+    )
+    ema_days = models.PositiveSmallIntegerField("days (MERS)", default=1)
+    ema_qualification = models.BooleanField("qualification required (MERS)", default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:event", args=[self.slug])
+
+    @property
+    def rules(self) -> Ruleset:
+        """The engine's ruleset for this event (cached on the instance)."""
+        cached = getattr(self, "_rules", None)
+        if cached is None:
+            cached = ruleset_from_spec(self.ruleset)
+            self._rules = cached
+        return cached
+
+    def clean(self) -> None:
+        try:
+            rules = ruleset_from_spec(self.ruleset)
+        except EngineError as exc:
+            raise ValidationError({"ruleset": exc.message}) from None
+        self.ruleset = rules.to_dict()
+        if self.start_date and self.end_date and self.end_date < self.start_date:
+            raise ValidationError({"end_date": "The event cannot end before it starts."})
+
+    def is_organised_by(self, user) -> bool:  # type: ignore[no-untyped-def]
+        """Whether ``user`` may manage this event: staff, or an organiser of its club."""
+        if not user.is_authenticated:
+            return False
+        return user.is_staff or self.club.organisers.filter(pk=user.pk).exists()
+
+
+class Registration(models.Model):
+    """A player taking part in an event; a substitute plays seats on behalf of registered players."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    is_substitute = models.BooleanField(default=False)
+    dropped_out = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player__display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="unique_registration"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+
+class Hanchan(models.Model):
+    """One game of four players. Seats are East, South, West, North of the first hand (0–3)."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        VOID = "void", "Void"
+
+    class EntryMode(models.TextChoices):
+        HANDS = "hands", "Hand by hand"
+        FINAL_SCORES = "final_scores", "Final scores"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="hanchans")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    entry_mode = models.CharField(max_length=12, choices=EntryMode.choices, default=EntryMode.HANDS)
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every change, so that two organisers never overwrite each other."
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    final_sticks = models.PositiveSmallIntegerField(
+        default=0, help_text="Riichi sticks left on the table at the end (final-score entry)."
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["event", "status"])]
+
+    def __str__(self) -> str:
+        where = f" round {self.round_number} table {self.table_number}" if self.round_number else ""
+        return f"{self.event}{where} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:game", args=[self.pk])
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class Seat(models.Model):
+    """Who sat in a seat of a hanchan; ``on_behalf_of`` is the registered player a substitute replaces."""
+
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(choices=[(0, "East"), (1, "South"), (2, "West"), (3, "North")])
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    on_behalf_of = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_seats"
+    )
+    final_score = models.IntegerField(
+        null=True, blank=True, help_text="The final score, for games entered as final scores."
+    )
+
+    class Meta:
+        ordering = ["hanchan", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_seat"),
+            models.UniqueConstraint(fields=["hanchan", "player"], name="unique_player_per_hanchan"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_seat_display()}: {self.player}"
+
+    @property
+    def credited_player(self) -> Player:
+        """Whose standings this seat counts for: the registered player a substitute stands in for."""
+        return self.on_behalf_of or self.player

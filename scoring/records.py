@@ -1,0 +1,72 @@
+"""Between the database and the engine: a hanchan's rows as engine hands and game records.
+
+Both directions live here so the services, selectors and commands agree on one mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from league.models import Hanchan
+
+from . import engine
+from .models import Hand, Penalty, Win
+
+
+def engine_hand(row: Hand, wins: Iterable[Win]) -> engine.Hand:
+    """The engine's view of a stored hand."""
+    return engine.Hand(
+        result=row.result,
+        wins=tuple(engine.Win(w.winner, w.han, w.fu, w.yakuman, w.pao) for w in wins),
+        loser=row.loser,
+        riichi=tuple(row.riichi or ()),
+        tenpai=tuple(row.tenpai or ()),
+        nagashi=tuple(row.nagashi or ()),
+        seat=row.chombo_seat,
+        reason=row.abort_reason or None,
+    )
+
+
+def stored_hands(hanchan: Hanchan) -> list[tuple[Hand, list[Win]]]:
+    """The hanchan's hands with their wins, in order (two queries)."""
+    rows = list(hanchan.hands.order_by("number").prefetch_related("wins"))
+    return [(row, sorted(row.wins.all(), key=lambda w: w.pk)) for row in rows]
+
+
+def engine_hands(hanchan: Hanchan) -> list[engine.Hand]:
+    return [engine_hand(row, wins) for row, wins in stored_hands(hanchan)]
+
+
+def seat_of(hanchan: Hanchan, player_id: int) -> int | None:
+    """The seat a player sat in, or that a substitute filled on their behalf."""
+    for seat in hanchan.seats.all():
+        if player_id in (seat.player_id, seat.on_behalf_of_id):
+            return seat.seat
+    return None
+
+
+def penalty_points(hanchan: Hanchan) -> list[int]:
+    """Per seat, the active penalties given in this hanchan (chombo hands are not here: the engine
+    derives those from the hands)."""
+    points = [0, 0, 0, 0]
+    for penalty in Penalty.objects.filter(hanchan=hanchan, cancelled=False):
+        seat = seat_of(hanchan, penalty.player_id)
+        if seat is not None:
+            points[seat] += penalty.points
+    return points
+
+
+def game_record(hanchan: Hanchan) -> engine.GameRecord:
+    """The hanchan as a game record (game-record.md), for export and replay."""
+    seats = sorted(hanchan.seats.all(), key=lambda s: s.seat)
+    penalties = []
+    for penalty in Penalty.objects.filter(hanchan=hanchan, cancelled=False).order_by("created_at", "pk"):
+        seat = seat_of(hanchan, penalty.player_id)
+        if seat is not None:
+            penalties.append(engine.Penalty(seat=seat, points=penalty.points, reason=penalty.reason))
+    return engine.GameRecord(
+        rules=hanchan.event.rules,
+        hands=tuple(engine_hands(hanchan)),
+        players=tuple(s.player.display_name for s in seats),
+        penalties=tuple(penalties),
+    )

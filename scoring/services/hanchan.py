@@ -1,0 +1,188 @@
+"""Games as a whole: start one, enter its final scores, finish, void or reopen it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import Event, Hanchan, Player, Registration, Seat
+
+from . import history
+from .hands import bump, lock_game
+from .sync import refresh, replay_stored
+
+SEAT_NAMES = ("East", "South", "West", "North")
+
+
+@transaction.atomic
+def start_game(
+    *,
+    event: Event,
+    players: Sequence[Player],
+    user: Any,
+    entry_mode: str = Hanchan.EntryMode.HANDS,
+    round_number: int | None = None,
+    table_number: int | None = None,
+    on_behalf_of: dict[int, Player] | None = None,
+) -> Hanchan:
+    """A new game with four different registered players in seat order (East, South, West, North)."""
+    if len(players) != 4 or any(p is None for p in players):
+        raise ValidationError("A game needs four players, one in each seat.")
+    if len({p.pk for p in players}) != 4:
+        raise ValidationError("A player can sit in only one seat of a game.")
+    registered = set(
+        Registration.objects.filter(event=event, player__in=players).values_list("player_id", flat=True)
+    )
+    missing = [str(p) for p in players if p.pk not in registered]
+    if missing:
+        raise ValidationError(f"Not registered in {event}: {', '.join(missing)}.")
+    if entry_mode not in Hanchan.EntryMode.values:
+        raise ValidationError({"entry_mode": "Choose hand by hand or final scores."})
+    hanchan = Hanchan.objects.create(
+        event=event,
+        entry_mode=entry_mode,
+        entered_by=user if user and user.is_authenticated else None,
+        round_number=round_number,
+        table_number=table_number,
+    )
+    behalf = on_behalf_of or {}
+    Seat.objects.bulk_create(
+        [
+            Seat(hanchan=hanchan, seat=i, player=player, on_behalf_of=behalf.get(i))
+            for i, player in enumerate(players)
+        ]
+    )
+    names = ", ".join(f"{SEAT_NAMES[i]} {p}" for i, p in enumerate(players))
+    history.log(event=event, hanchan=hanchan, user=user, action="game started", summary=names)
+    return hanchan
+
+
+@transaction.atomic
+def record_final_scores(
+    *,
+    hanchan: Hanchan,
+    scores: Sequence[int],
+    sticks: int = 0,
+    user: Any,
+    expected_version: int | None = None,
+    reason: str = "",
+) -> Hanchan:
+    """Enter (or correct) the four final scores of a game played on paper, and finish it.
+
+    They must sum to 4 × start points minus the riichi sticks left on the table; chombo deductions are
+    entered as penalties, not taken off the scores.
+    """
+    game = lock_game(hanchan, expected_version)
+    if game.entry_mode != Hanchan.EntryMode.FINAL_SCORES:
+        raise ValidationError("This game is entered hand by hand: its scores come from its hands.")
+    if game.status == Hanchan.Status.VOID:
+        raise ValidationError("This game is void: reopen it first.")
+    rules = game.event.rules
+    if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        raise ValidationError("Enter four final scores, one per seat.")
+    if sticks < 0:
+        raise ValidationError({"sticks": "The riichi sticks left on the table cannot be negative."})
+    expected = 4 * rules.start_points - 1000 * sticks
+    if sum(scores) != expected:
+        raise ValidationError(
+            f"The four scores sum to {sum(scores)}, but must sum to {expected} "
+            f"(4 × {rules.start_points} start points − {sticks} riichi stick{'s' if sticks != 1 else ''} "
+            f"left on the table)."
+        )
+    for i, s in enumerate(scores):
+        if s % 100:
+            raise ValidationError(f"{SEAT_NAMES[i]}'s score {s} is not a multiple of 100.")
+    seats = {s.seat: s for s in game.seats.all()}
+    before = [seats[i].final_score for i in range(4)]
+    for i, score in enumerate(scores):
+        seats[i].final_score = score
+    Seat.objects.bulk_update(list(seats.values()), ["final_score"])
+    corrected = game.status == Hanchan.Status.FINISHED
+    bump(
+        game,
+        final_sticks=sticks,
+        status=Hanchan.Status.FINISHED,
+        finished_at=game.finished_at or timezone.now(),
+    )
+    refresh(game)
+    history.log(
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="final scores corrected" if corrected else "final scores entered",
+        summary=" / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else ""),
+        reason=reason,
+        before={"scores": before} if corrected else None,
+        after={"scores": list(scores), "sticks": sticks},
+    )
+    hanchan.refresh_from_db()
+    return game
+
+
+@transaction.atomic
+def finish_game(
+    *, hanchan: Hanchan, user: Any, reason: str = "", expected_version: int | None = None
+) -> None:
+    """Finish a hand-by-hand game. Before its natural end this is an early end (a time limit): say why."""
+    game = lock_game(hanchan, expected_version)
+    if game.status == Hanchan.Status.FINISHED:
+        raise ValidationError("This game is already finished.")
+    if game.status == Hanchan.Status.VOID:
+        raise ValidationError("This game is void: reopen it first.")
+    if game.entry_mode == Hanchan.EntryMode.FINAL_SCORES:
+        raise ValidationError("Enter the four final scores: that finishes the game.")
+    played, _ = replay_stored(game)
+    if not played.hands:
+        raise ValidationError("A game needs at least one hand to be finished.")
+    if not played.finished and not reason.strip():
+        raise ValidationError(
+            {"reason": "The game has not reached its end: say why it ends now (e.g. time limit)."}
+        )
+    bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
+    refresh(game)
+    history.log(
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="game finished",
+        summary="Finished" if played.finished else f"Finished early after hand {len(played.hands)}",
+        reason=reason,
+    )
+    hanchan.refresh_from_db()
+
+
+@transaction.atomic
+def void_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int | None = None) -> None:
+    """Void a game: it stays, with its hands, but counts for nothing. Never deleted."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the game is void: the history keeps it."})
+    game = lock_game(hanchan, expected_version)
+    if game.status == Hanchan.Status.VOID:
+        raise ValidationError("This game is already void.")
+    bump(game, status=Hanchan.Status.VOID)
+    refresh(game)
+    history.log(
+        event=game.event, hanchan=game, user=user, action="game voided", summary="Voided", reason=reason
+    )
+    hanchan.refresh_from_db()
+
+
+@transaction.atomic
+def reopen_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int | None = None) -> None:
+    """Reopen a finished or void game for more hands or corrections; it leaves the standings until
+    finished again."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the game is reopened: the history keeps it."})
+    game = lock_game(hanchan, expected_version)
+    if game.status == Hanchan.Status.IN_PROGRESS:
+        raise ValidationError("This game is already in progress.")
+    bump(game, status=Hanchan.Status.IN_PROGRESS, finished_at=None)
+    refresh(game)
+    history.log(
+        event=game.event, hanchan=game, user=user, action="game reopened", summary="Reopened", reason=reason
+    )
+    hanchan.refresh_from_db()

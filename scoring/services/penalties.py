@@ -1,0 +1,100 @@
+"""Referee penalties (and chombos entered with final scores): given with a reason, cancelled with one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import Event, Hanchan, Player, Registration
+from scoring.models import Penalty
+
+from . import history
+from .hands import bump
+from .sync import refresh
+
+
+def _refresh_game(hanchan: Hanchan | None) -> None:
+    if hanchan is not None:
+        game = Hanchan.objects.select_for_update().select_related("event").get(pk=hanchan.pk)
+        bump(game)
+        refresh(game)
+
+
+@transaction.atomic
+def add_penalty(
+    *,
+    event: Event,
+    player: Player,
+    points: int,
+    reason: str,
+    user: Any,
+    kind: str = Penalty.Kind.OTHER,
+    hanchan: Hanchan | None = None,
+) -> Penalty:
+    """A penalty after uma. ``points`` are negative; linked to a game, it shows in that game's results."""
+    errors: dict[str, str] = {}
+    if isinstance(points, bool) or not isinstance(points, int) or points >= 0:
+        errors["points"] = "A penalty takes points off: enter a negative number (e.g. -20000)."
+    if not reason.strip():
+        errors["reason"] = "Give the reason for the penalty."
+    if kind not in Penalty.Kind.values:
+        errors["kind"] = "Choose chombo or other."
+    if errors:
+        raise ValidationError(errors)
+    if not Registration.objects.filter(event=event, player=player).exists():
+        raise ValidationError({"player": f"{player} is not registered in {event}."})
+    if hanchan is not None:
+        if hanchan.event_id != event.pk:
+            raise ValidationError({"hanchan": "That game belongs to another event."})
+        if (
+            not hanchan.seats.filter(player=player).exists()
+            and not hanchan.seats.filter(on_behalf_of=player).exists()
+        ):
+            raise ValidationError({"player": f"{player} did not play in that game."})
+    penalty = Penalty.objects.create(
+        event=event,
+        player=player,
+        hanchan=hanchan,
+        points=points,
+        kind=kind,
+        reason=reason.strip(),
+        given_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    _refresh_game(hanchan)
+    history.log(
+        event=event,
+        hanchan=hanchan,
+        user=user,
+        action="penalty given",
+        summary=f"{player}: {points} ({penalty.get_kind_display()})",
+        reason=reason,
+    )
+    return penalty
+
+
+@transaction.atomic
+def cancel_penalty(*, penalty: Penalty, user: Any, reason: str) -> Penalty:
+    """Cancel a penalty; it stays on record with who cancelled it and why."""
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the penalty is cancelled."})
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if penalty.cancelled:
+        raise ValidationError("This penalty is already cancelled.")
+    penalty.cancelled = True
+    penalty.cancelled_reason = reason.strip()
+    penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
+    penalty.cancelled_at = timezone.now()
+    penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+    _refresh_game(penalty.hanchan)
+    history.log(
+        event=penalty.event,
+        hanchan=penalty.hanchan,
+        user=user,
+        action="penalty cancelled",
+        summary=f"{penalty.player}: {penalty.points} cancelled",
+        reason=reason,
+    )
+    return penalty

@@ -1,0 +1,176 @@
+"""Services on a real database: every write replays the game, validates it and leaves history."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from league.models import Hanchan
+from scoring import services
+from scoring.engine import Hand, Win
+from scoring.models import Hand as HandRow
+from scoring.models import HandSeat, HistoryEntry, Penalty, SeatResult
+from tests.conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(event, players, organiser):
+    return services.start_game(event=event, players=players[:4], user=organiser)
+
+
+def test_start_game_needs_four_different_registered_players(event, players, organiser, club):
+    with pytest.raises(ValidationError, match="only one seat"):
+        services.start_game(event=event, players=[players[0]] * 4, user=organiser)
+    with pytest.raises(ValidationError, match="four players"):
+        services.start_game(event=event, players=players[:3], user=organiser)
+    other = make_event(club, slug="other")
+    with pytest.raises(ValidationError, match="Not registered"):
+        services.start_game(event=other, players=players[:4], user=organiser)
+    assert Hanchan.objects.count() == 0
+
+
+def test_record_hand_derives_round_honba_sticks_and_scores(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40), riichi=(0,)), user=organiser)
+    row = HandRow.objects.get(hanchan=game, number=1)
+    assert (row.round_name, row.dealer, row.honba, row.sticks) == ("E1", 0, 0, 0)
+    assert row.deltas == [7700, 0, -7700, 0]
+    assert row.scores == [37700, 30000, 22300, 30000]
+    services.record_hand(hanchan=game, hand=Hand.draw((1, 3), riichi=(3,)), user=organiser)
+    second = HandRow.objects.get(hanchan=game, number=2)
+    assert (second.round_name, second.dealer, second.honba) == ("E1", 0, 1)  # the dealer won: renchan
+    seats = HandSeat.objects.filter(hanchan=game)
+    assert seats.count() == 8
+    assert seats.get(hand=row, seat=0).won and seats.get(hand=row, seat=2).dealt_in
+    assert seats.get(hand=row, seat=2).deal_in_points == 7700
+    assert game.version == 2
+    assert HistoryEntry.objects.filter(hanchan=game, action="hand recorded").count() == 2
+
+
+def test_illegal_hand_is_rejected_with_the_rule_and_nothing_saved(game, organiser):
+    with pytest.raises(ValidationError) as caught:
+        services.record_hand(hanchan=game, hand=Hand.ron(1, Win(0, 1, 25)), user=organiser)
+    assert "fu 25 needs at least 2 han on a ron" in str(caught.value)
+    assert caught.value.message_dict == {"fu": ["hand 1: fu 25 needs at least 2 han on a ron"]}
+    assert HandRow.objects.count() == 0
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_stale_version_is_refused_and_nothing_saved(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
+    with pytest.raises(services.GameChanged):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
+    assert HandRow.objects.filter(hanchan=game).count() == 1
+
+
+def test_correct_hand_replays_later_hands(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)  # dealer stays
+    services.record_hand(hanchan=game, hand=Hand.tsumo(Win(1, 1, 30)), user=organiser)
+    assert HandRow.objects.get(hanchan=game, number=2).honba == 1
+    services.correct_hand(
+        hanchan=game, number=1, hand=Hand.ron(0, Win(2, 3, 40)), user=organiser, reason="wrong winner"
+    )
+    second = HandRow.objects.get(hanchan=game, number=2)
+    assert (second.round_name, second.dealer, second.honba) == ("E2", 1, 0)
+    # Bob is now the dealer: a 1-30 dealer tsumo is 500 all.
+    assert second.deltas == [-500, 1500, -500, -500]
+    entry = HistoryEntry.objects.get(hanchan=game, action="hand corrected")
+    assert entry.reason == "wrong winner" and entry.before["wins"][0]["winner"] == 0
+
+
+def test_correction_that_breaks_a_later_hand_is_refused(club, organiser):
+    event = make_event(club, "tenhou", slug="tenhou-league")
+    from league.models import Player, Registration
+
+    ps = [Player.objects.create(display_name=f"T{i}", club=club) for i in range(4)]
+    for p in ps:
+        Registration.objects.create(event=event, player=p)
+    game = services.start_game(event=event, players=ps, user=organiser)
+    services.record_hand(hanchan=game, hand=Hand.ron(3, Win(0, 3, 30)), user=organiser)
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    with pytest.raises(ValidationError, match="hand 2: the game already ended after hand 1"):
+        services.correct_hand(hanchan=game, number=1, hand=Hand.ron(3, Win(0, yakuman=1)),
+                              user=organiser, reason="it was a yakuman")
+    assert HandRow.objects.get(hanchan=game, number=1).deltas == [5800, 0, 0, -5800]
+
+
+def test_game_finishes_automatically_and_results_are_cached(game, organiser):
+    # Seven non-dealer draws (no tenpai) rotate the deal to S4; the eighth ends the game.
+    for _ in range(8):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED
+    results = list(SeatResult.objects.filter(hanchan=game).order_by("seat"))
+    assert [r.place for r in results] == [1, 1, 1, 1]
+    assert sum(r.result for r in results) == 0
+    with pytest.raises(ValidationError, match="finished"):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+
+
+def test_undo_reopens_and_removes_results(game, organiser):
+    for _ in range(8):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    services.undo_last_hand(hanchan=game, user=organiser)
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.IN_PROGRESS
+    assert not SeatResult.objects.filter(hanchan=game).exists()
+    assert HandRow.objects.filter(hanchan=game).count() == 7
+
+
+def test_early_finish_needs_a_reason(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)
+    with pytest.raises(ValidationError, match="has not reached its end"):
+        services.finish_game(hanchan=game, user=organiser)
+    services.finish_game(hanchan=game, user=organiser, reason="time limit")
+    assert [r.result for r in SeatResult.objects.filter(hanchan=game).order_by("seat")] == [
+        22700, 0, -22700, 0,
+    ]
+
+
+def test_chombo_deduction_reaches_results(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.chombo(2), user=organiser)
+    services.finish_game(hanchan=game, user=organiser, reason="time limit")
+    results = {r.seat: r for r in SeatResult.objects.filter(hanchan=game)}
+    assert results[2].penalties == -20000 and results[2].chombos == 1
+    assert sum(r.result for r in results.values()) == -20000
+
+
+def test_final_scores_must_sum_to_the_expected_total(event, players, organiser):
+    game = services.start_game(event=event, players=players[:4], user=organiser,
+                               entry_mode=Hanchan.EntryMode.FINAL_SCORES)
+    with pytest.raises(ValidationError, match="must sum to 119000"):
+        services.record_final_scores(hanchan=game, scores=[40000, 30000, 30000, 20000], sticks=1,
+                                     user=organiser)
+    assert not SeatResult.objects.exists()
+    services.record_final_scores(hanchan=game, scores=[40000, 30000, 29000, 20000], sticks=1,
+                                 user=organiser)
+    results = {r.seat: r for r in SeatResult.objects.filter(hanchan=game)}
+    assert results[0].score == 41000  # the leftover stick goes to first place
+    assert results[0].result == 41000 - 30000 + 15000
+
+
+def test_penalty_in_a_game_and_its_cancellation(game, organiser, players, event):
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    services.finish_game(hanchan=game, user=organiser, reason="time limit")
+    penalty = services.add_penalty(event=event, player=players[1], points=-5000, reason="slow play",
+                                   user=organiser, hanchan=game)
+    assert SeatResult.objects.get(hanchan=game, seat=1).penalties == -5000
+    with pytest.raises(ValidationError):
+        services.add_penalty(event=event, player=players[1], points=5000, reason="x", user=organiser)
+    services.cancel_penalty(penalty=penalty, user=organiser, reason="appeal upheld")
+    assert SeatResult.objects.get(hanchan=game, seat=1).penalties == 0
+    assert Penalty.objects.filter(pk=penalty.pk, cancelled=True).exists()
+
+
+def test_void_and_reopen(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    services.finish_game(hanchan=game, user=organiser, reason="time")
+    services.void_game(hanchan=game, user=organiser, reason="wrong players")
+    assert not SeatResult.objects.filter(hanchan=game).exists()
+    services.reopen_game(hanchan=game, user=organiser, reason="players were right")
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.IN_PROGRESS
+    actions = list(HistoryEntry.objects.filter(hanchan=game).values_list("action", flat=True))
+    assert {"game voided", "game reopened", "game finished"} <= set(actions)
