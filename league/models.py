@@ -218,7 +218,7 @@ class Hanchan(models.Model):
         return f"{self.event}{where} #{self.pk}"
 
     def get_absolute_url(self) -> str:
-        return reverse("league:game", args=[self.pk])
+        return reverse("scoring:game", args=[self.pk])
 
     @property
     def is_finished(self) -> bool:

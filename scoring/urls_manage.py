@@ -1,0 +1,7 @@
+"""Manage URLs of the scoring app."""
+
+from django.urls import path
+
+app_name = "scoring_manage"
+
+urlpatterns: list = []

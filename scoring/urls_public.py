@@ -1,0 +1,7 @@
+"""Public URLs of the scoring app."""
+
+from django.urls import path
+
+app_name = "scoring"
+
+urlpatterns: list = []
