@@ -371,7 +371,12 @@ def test_fr_table_has_exactly_four_arrondi_cells():
         for h, f, c in _cells(t)
         if c.endswith(ARRONDI)
     ]
-    assert sorted(arrondi) == [("dealer", 3, 60), ("dealer", 4, 30), ("non-dealer", 3, 60), ("non-dealer", 4, 30)]
+    assert sorted(arrondi) == [
+        ("dealer", 3, 60),
+        ("dealer", 4, 30),
+        ("non-dealer", 3, 60),
+        ("non-dealer", 4, 30),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -469,7 +474,9 @@ def test_fu_missing_below_5_han_is_rejected(han, tsumo):
 
 @pytest.mark.parametrize("tsumo", [True, False], ids=["tsumo", "ron"])
 @pytest.mark.parametrize("fu", [None, 20, 25, 35, 140, 30], ids=lambda f: f"fu-{f}")
-@pytest.mark.parametrize(("han", "base"), [(5, 2000), (6, 3000), (7, 3000), (8, 4000), (11, 6000), (12, 6000)])
+@pytest.mark.parametrize(
+    ("han", "base"), [(5, 2000), (6, 3000), (7, 3000), (8, 4000), (11, 6000), (12, 6000)]
+)
 def test_fu_is_ignored_from_5_han(han, base, fu, tsumo):
     """From 5 han fu is irrelevant: it may be left out, and any value given changes nothing."""
     value = HandValue(han, fu)
@@ -518,7 +525,9 @@ def test_1_30_non_dealer_tsumo_value():
     assert ron_points(base, dealer=False) == 1000
 
 
-@pytest.mark.parametrize(("base", "dealer", "ron"), [(240, False, 1000), (240, True, 1500), (1920, True, 11600)])
+@pytest.mark.parametrize(
+    ("base", "dealer", "ron"), [(240, False, 1000), (240, True, 1500), (1920, True, 11600)]
+)
 def test_ron_rounded_up(base, dealer, ron):
     assert ron_points(base, dealer=dealer) == ron
 
@@ -537,7 +546,8 @@ def test_yakuman_multiplier_rejected_without_stacking(k, rules):
 
 @pytest.mark.parametrize("tsumo", [True, False], ids=["tsumo", "ron"])
 @pytest.mark.parametrize(
-    "rules", [pytest.param(WRC2022, id="wrc2022"), pytest.param(TENHOU, id="tenhou"), pytest.param(MLEAGUE, id="ml")]
+    "rules",
+    [pytest.param(WRC2022, id="wrc2022"), pytest.param(TENHOU, id="tenhou"), pytest.param(MLEAGUE, id="ml")],
 )
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_yakuman_multiplier_accepted_with_stacking(k, rules, tsumo):
