@@ -1,7 +1,11 @@
-"""Public URLs of the scoring app."""
+"""Public URLs of the scoring app: game pages."""
 
 from django.urls import path
 
+from .views import public
+
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("games/<int:pk>/", public.game, name="game"),
+]

@@ -23,7 +23,9 @@ def club(organiser):
 
 def make_event(club, preset: str = "ema2016", slug: str = "autumn-league", **overrides) -> Event:
     return Event.objects.create(
-        club=club, name=slug.replace("-", " ").title(), slug=slug,
+        club=club,
+        name=slug.replace("-", " ").title(),
+        slug=slug,
         ruleset=make_ruleset(preset, overrides).to_dict(),
     )
 

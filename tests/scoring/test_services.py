@@ -91,8 +91,13 @@ def test_correction_that_breaks_a_later_hand_is_refused(club, organiser):
     services.record_hand(hanchan=game, hand=Hand.ron(3, Win(0, 3, 30)), user=organiser)
     services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
     with pytest.raises(ValidationError, match="hand 2: the game already ended after hand 1"):
-        services.correct_hand(hanchan=game, number=1, hand=Hand.ron(3, Win(0, yakuman=1)),
-                              user=organiser, reason="it was a yakuman")
+        services.correct_hand(
+            hanchan=game,
+            number=1,
+            hand=Hand.ron(3, Win(0, yakuman=1)),
+            user=organiser,
+            reason="it was a yakuman",
+        )
     assert HandRow.objects.get(hanchan=game, number=1).deltas == [5800, 0, 0, -5800]
 
 
@@ -125,7 +130,10 @@ def test_early_finish_needs_a_reason(game, organiser):
         services.finish_game(hanchan=game, user=organiser)
     services.finish_game(hanchan=game, user=organiser, reason="time limit")
     assert [r.result for r in SeatResult.objects.filter(hanchan=game).order_by("seat")] == [
-        22700, 0, -22700, 0,
+        22700,
+        0,
+        -22700,
+        0,
     ]
 
 
@@ -138,14 +146,15 @@ def test_chombo_deduction_reaches_results(game, organiser):
 
 
 def test_final_scores_must_sum_to_the_expected_total(event, players, organiser):
-    game = services.start_game(event=event, players=players[:4], user=organiser,
-                               entry_mode=Hanchan.EntryMode.FINAL_SCORES)
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
     with pytest.raises(ValidationError, match="must sum to 119000"):
-        services.record_final_scores(hanchan=game, scores=[40000, 30000, 30000, 20000], sticks=1,
-                                     user=organiser)
+        services.record_final_scores(
+            hanchan=game, scores=[40000, 30000, 30000, 20000], sticks=1, user=organiser
+        )
     assert not SeatResult.objects.exists()
-    services.record_final_scores(hanchan=game, scores=[40000, 30000, 29000, 20000], sticks=1,
-                                 user=organiser)
+    services.record_final_scores(hanchan=game, scores=[40000, 30000, 29000, 20000], sticks=1, user=organiser)
     results = {r.seat: r for r in SeatResult.objects.filter(hanchan=game)}
     assert results[0].score == 41000  # the leftover stick goes to first place
     assert results[0].result == 41000 - 30000 + 15000
@@ -154,8 +163,9 @@ def test_final_scores_must_sum_to_the_expected_total(event, players, organiser):
 def test_penalty_in_a_game_and_its_cancellation(game, organiser, players, event):
     services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
     services.finish_game(hanchan=game, user=organiser, reason="time limit")
-    penalty = services.add_penalty(event=event, player=players[1], points=-5000, reason="slow play",
-                                   user=organiser, hanchan=game)
+    penalty = services.add_penalty(
+        event=event, player=players[1], points=-5000, reason="slow play", user=organiser, hanchan=game
+    )
     assert SeatResult.objects.get(hanchan=game, seat=1).penalties == -5000
     with pytest.raises(ValidationError):
         services.add_penalty(event=event, player=players[1], points=5000, reason="x", user=organiser)

@@ -1,0 +1,321 @@
+"""Forms of the scoring pages. A form turns what the organiser picked into an engine ``Hand``; the engine
+then says whether that hand can happen, and its message lands on the field it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from league.models import Hanchan, Player
+
+from . import engine
+from .describe import ABORT_WORDS
+from .engine.tiles import TileHand, score_tiles
+
+WINDS = ("East", "South", "West", "North")
+HAN_CHOICES = [("", "han")] + [(str(h), f"{h} han") for h in range(1, 14)]
+FU_CHOICES = [("", "fu")] + [(str(f), f"{f} fu") for f in sorted(engine.value.VALID_FU)]
+YAKUMAN_CHOICES = [("", "—"), ("1", "yakuman"), ("2", "double yakuman"), ("3", "triple yakuman")]
+RESULT_WORDS = {
+    "ron": "Ron",
+    "tsumo": "Tsumo",
+    "draw": "Exhaustive draw",
+    "abort": "Abortive draw",
+    "chombo": "Chombo",
+}
+EXTRA_WINS = (2, 3)
+
+
+def seat_labels(names: list[str], dealer: int) -> list[tuple[str, str]]:
+    """Seat choices showing each player's wind in the coming hand: "Ann (East)"."""
+    return [(str(s), f"{names[s]} ({WINDS[(s - dealer) % 4]})") for s in range(4)]
+
+
+def allowed_results(rules: engine.Ruleset) -> list[str]:
+    results = ["ron", "tsumo", "draw"]
+    if rules.abortive_draws:
+        results.append("abort")
+    if rules.allows_chombo():
+        results.append("chombo")
+    return results
+
+
+def _seat(value: str | None) -> int | None:
+    return int(value) if value not in (None, "") else None
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value not in (None, "") else None
+
+
+class HandForm(forms.Form):
+    """One hand. A single ron needs four picks: winner, loser, han, fu (ron is preselected)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    result = forms.ChoiceField(widget=forms.RadioSelect, initial="ron")
+    winner = forms.TypedChoiceField(required=False, widget=forms.RadioSelect, coerce=int, empty_value=None)
+    loser = forms.TypedChoiceField(required=False, widget=forms.RadioSelect, coerce=int, empty_value=None)
+    han = forms.TypedChoiceField(required=False, choices=HAN_CHOICES, coerce=int, empty_value=None)
+    fu = forms.TypedChoiceField(required=False, choices=FU_CHOICES, coerce=int, empty_value=None)
+    yakuman = forms.TypedChoiceField(required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None)
+    pao = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Pao (liable)")
+    riichi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
+    tenpai = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
+    nagashi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
+    seat = forms.TypedChoiceField(
+        required=False, widget=forms.RadioSelect, coerce=int, empty_value=None, label="Offender"
+    )
+    reason = forms.ChoiceField(
+        required=False, label="Abortive draw", choices=[("", "—")] + list(ABORT_WORDS.items())
+    )
+    tiles = forms.CharField(
+        required=False,
+        max_length=60,
+        label="Tiles (optional)",
+        help_text="Concealed tiles with the winning tile, e.g. 123m456p789s2233z",
+    )
+    win_tile = forms.CharField(required=False, max_length=4, label="Winning tile")
+    melds = forms.CharField(required=False, max_length=80, help_text="e.g. pon:555z, chi:123m")
+    dora = forms.CharField(required=False, max_length=20, label="Dora indicators")
+
+    def __init__(
+        self, *args: Any, rules: engine.Ruleset, names: list[str], state: engine.TableState, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules, self.names, self.state = rules, names, state
+        seats = seat_labels(names, state.dealer)
+        self.fields["result"].choices = [(r, RESULT_WORDS[r]) for r in allowed_results(rules)]
+        for name in ("winner", "loser", "seat"):
+            self.fields[name].choices = seats
+        for name in ("riichi", "tenpai", "nagashi"):
+            self.fields[name].choices = seats
+        self.fields["pao"].choices = [("", "—")] + seats
+        self.multiple_ron = rules.multiple_ron == "each"
+        if self.multiple_ron:
+            for i in EXTRA_WINS[: 2 if rules.triple_ron == "win" else 1]:
+                self.fields[f"winner_{i}"] = forms.TypedChoiceField(
+                    required=False,
+                    choices=[("", "—")] + seats,
+                    coerce=int,
+                    empty_value=None,
+                    label=f"Winner {i}",
+                )
+                self.fields[f"han_{i}"] = forms.TypedChoiceField(
+                    required=False, choices=HAN_CHOICES, coerce=int, empty_value=None, label="Han"
+                )
+                self.fields[f"fu_{i}"] = forms.TypedChoiceField(
+                    required=False, choices=FU_CHOICES, coerce=int, empty_value=None, label="Fu"
+                )
+                self.fields[f"yakuman_{i}"] = forms.TypedChoiceField(
+                    required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None, label="Yakuman"
+                )
+        if not rules.nagashi_mangan:
+            del self.fields["nagashi"]
+        if not rules.abortive_draws:
+            del self.fields["reason"]
+        if not rules.pao_yaku:
+            del self.fields["pao"]
+        self.hand: engine.Hand | None = None
+        self.tile_score: Any = None
+
+    @property
+    def extra_win_numbers(self) -> list[int]:
+        return [i for i in EXTRA_WINS if f"winner_{i}" in self.fields]
+
+    def _value_from_tiles(self, cleaned: dict[str, Any], winner: int, tsumo: bool) -> dict[str, Any] | None:
+        if not cleaned.get("tiles"):
+            return None
+        hand = TileHand(
+            tiles=cleaned["tiles"],
+            win_tile=cleaned.get("win_tile") or "",
+            melds=tuple(m.strip() for m in (cleaned.get("melds") or "").split(",") if m.strip()),
+            dora_indicators=cleaned.get("dora") or "",
+            tsumo=tsumo,
+            riichi=winner in (cleaned.get("riichi") or []),
+            seat_wind=(winner - self.state.dealer) % 4,
+            round_wind=min(self.state.deal // 4, 3),
+        )
+        try:
+            score = score_tiles(hand, self.rules)
+        except engine.TileError as exc:
+            self.add_error(exc.field if exc.field in self.fields else "tiles", exc.message)
+            return None
+        self.tile_score = score
+        if score.yakuman:
+            return {"han": None, "fu": None, "yakuman": score.yakuman}
+        return {"han": score.han, "fu": score.fu or None, "yakuman": None}
+
+    def _win(
+        self, cleaned: dict[str, Any], suffix: str, *, tsumo: bool, pao: int | None
+    ) -> engine.Win | None:
+        winner = cleaned.get(f"winner{suffix}")
+        if winner is None:
+            return None
+        value = {
+            "han": cleaned.get(f"han{suffix}"),
+            "fu": cleaned.get(f"fu{suffix}"),
+            "yakuman": cleaned.get(f"yakuman{suffix}"),
+        }
+        if not suffix:
+            from_tiles = self._value_from_tiles(cleaned, winner, tsumo)
+            if from_tiles:
+                value = from_tiles
+        if value["yakuman"]:
+            value["han"] = value["fu"] = None
+        try:
+            engine.check_value(engine.HandValue(**value), tsumo=tsumo, rules=self.rules)
+        except engine.RuleViolation as exc:
+            field = f"{exc.field}{suffix}" if exc.field in ("han", "fu", "yakuman") else f"han{suffix}"
+            self.add_error(field if field in self.fields else None, exc.message)
+            return None
+        return engine.Win(winner, value["han"], value["fu"], value["yakuman"], pao)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        result = cleaned.get("result")
+        riichi = tuple(cleaned.get("riichi") or ())
+        if result in ("ron", "tsumo"):
+            tsumo = result == "tsumo"
+            if cleaned.get("winner") is None:
+                self.add_error("winner", "Pick the winner.")
+                return cleaned
+            if not tsumo and cleaned.get("loser") is None:
+                self.add_error("loser", "Pick who discarded the winning tile.")
+                return cleaned
+            wins = [self._win(cleaned, "", tsumo=tsumo, pao=cleaned.get("pao"))]
+            if not tsumo:
+                wins += [self._win(cleaned, f"_{i}", tsumo=False, pao=None) for i in self.extra_win_numbers]
+            if self.errors:
+                return cleaned
+            win_list = [w for w in wins if w is not None]
+            if tsumo:
+                self.hand = engine.Hand.tsumo(win_list[0], riichi=riichi)
+            else:
+                self.hand = engine.Hand.ron(cleaned["loser"], *win_list, riichi=riichi)
+        elif result == "draw":
+            self.hand = engine.Hand.draw(
+                tuple(cleaned.get("tenpai") or ()), riichi=riichi, nagashi=tuple(cleaned.get("nagashi") or ())
+            )
+        elif result == "abort":
+            self.hand = engine.Hand.abort(riichi=riichi, reason=cleaned.get("reason") or None)
+        elif result == "chombo":
+            if cleaned.get("seat") is None:
+                self.add_error("seat", "Pick who made the chombo.")
+                return cleaned
+            self.hand = engine.Hand.chombo(cleaned["seat"], riichi=riichi)
+        return cleaned
+
+    def apply_engine_error(self, exc: Any) -> None:
+        """Show a service's ValidationError (from the engine) on the fields it names."""
+        if hasattr(exc, "error_dict"):
+            for field, errors in exc.error_dict.items():
+                target = field if field in self.fields else None
+                for error in errors:
+                    self.add_error(target, error)
+        else:
+            self.add_error(None, exc)
+
+    @classmethod
+    def initial_for(cls, hand: engine.Hand) -> dict[str, Any]:
+        """Form values that show an existing hand (for corrections)."""
+        data: dict[str, Any] = {
+            "result": hand.result,
+            "riichi": list(hand.riichi),
+            "tenpai": list(hand.tenpai),
+            "nagashi": list(hand.nagashi),
+            "loser": hand.loser,
+            "seat": hand.seat,
+            "reason": hand.reason or "",
+        }
+        for i, win in enumerate(hand.wins):
+            suffix = "" if i == 0 else f"_{i + 1}"
+            data.update(
+                {
+                    f"winner{suffix}": win.winner,
+                    f"han{suffix}": win.han,
+                    f"fu{suffix}": win.fu,
+                    f"yakuman{suffix}": win.yakuman,
+                }
+            )
+            if i == 0:
+                data["pao"] = win.pao
+        return data
+
+
+class StartGameForm(forms.Form):
+    """Four registered players in seat order, and how the game will be entered."""
+
+    east = forms.ModelChoiceField(queryset=Player.objects.none(), label="East")
+    south = forms.ModelChoiceField(queryset=Player.objects.none(), label="South")
+    west = forms.ModelChoiceField(queryset=Player.objects.none(), label="West")
+    north = forms.ModelChoiceField(queryset=Player.objects.none(), label="North")
+    entry_mode = forms.ChoiceField(choices=Hanchan.EntryMode.choices, initial=Hanchan.EntryMode.HANDS)
+    round_number = forms.IntegerField(required=False, min_value=1, max_value=99)
+    table_number = forms.IntegerField(required=False, min_value=1, max_value=999)
+
+    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("east", "south", "west", "north"):
+            self.fields[name].queryset = players
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        chosen = [cleaned.get(n) for n in ("east", "south", "west", "north")]
+        seen: set[int] = set()
+        for name, player in zip(("east", "south", "west", "north"), chosen, strict=True):
+            if player is not None:
+                if player.pk in seen:
+                    self.add_error(name, f"{player} already has a seat in this game.")
+                seen.add(player.pk)
+        return cleaned
+
+    @property
+    def players(self) -> list[Player]:
+        return [self.cleaned_data[n] for n in ("east", "south", "west", "north")]
+
+
+class FinalScoresForm(forms.Form):
+    """The four final scores of a game played on paper, and the riichi sticks left on the table."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    score_0 = forms.IntegerField(min_value=-999_900, max_value=999_900)
+    score_1 = forms.IntegerField(min_value=-999_900, max_value=999_900)
+    score_2 = forms.IntegerField(min_value=-999_900, max_value=999_900)
+    score_3 = forms.IntegerField(min_value=-999_900, max_value=999_900)
+    sticks = forms.IntegerField(min_value=0, max_value=40, initial=0, label="Riichi sticks left on the table")
+    reason = forms.CharField(required=False, max_length=300, label="Reason (for a correction)")
+
+    def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat, name in enumerate(names):
+            self.fields[f"score_{seat}"].label = f"{name} ({WINDS[seat]})"
+
+    @property
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{s}"] for s in range(4)]
+
+
+class ReasonForm(forms.Form):
+    """Why: corrections, voids, reopenings and early ends are kept in the history with a reason."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    reason = forms.CharField(required=False, max_length=300)
+
+
+class PenaltyForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    points = forms.IntegerField(
+        max_value=-100,
+        min_value=-1_000_000,
+        initial=-20000,
+        help_text="Negative: taken off the result after uma.",
+    )
+    kind = forms.ChoiceField(choices=[("chombo", "Chombo"), ("other", "Other")])
+    reason = forms.CharField(max_length=200)
+    hanchan = forms.ModelChoiceField(queryset=Hanchan.objects.none(), required=False, label="Game (optional)")
+
+    def __init__(self, *args: Any, players: Any, games: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+        self.fields["hanchan"].queryset = games

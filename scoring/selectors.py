@@ -1,0 +1,106 @@
+"""Reads for scoring pages: a game with its seats, hand log and state — in a bounded number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from league.models import Hanchan
+from league.permissions import managed_events, visible_events
+
+from . import engine
+from .describe import describe_hand
+from .models import HistoryEntry, Penalty
+from .records import engine_hand, penalty_points, stored_hands
+
+
+@dataclass
+class LogLine:
+    """One row of a hand log."""
+
+    number: int
+    round: str
+    dealer: int
+    honba: int
+    sticks: int
+    text: str
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass
+class GameView:
+    """Everything a game page shows: seats, the table now, the log and the final result."""
+
+    hanchan: Hanchan
+    names: list[str]
+    seats: list[Any]
+    log: list[LogLine]
+    state: engine.TableState
+    finished_by_rules: bool
+    final: engine.FinalResult | None
+    rules: engine.Ruleset
+
+    @property
+    def next_round(self) -> str:
+        return self.state.round
+
+    @property
+    def dealer(self) -> int:
+        return self.state.dealer
+
+
+def games_for(events: QuerySet) -> QuerySet[Hanchan]:
+    return Hanchan.objects.filter(event__in=events).select_related("event", "event__club")
+
+
+def managed_game_or_404(user: Any, pk: int) -> Hanchan:
+    return get_object_or_404(games_for(managed_events(user)), pk=pk)
+
+
+def visible_game_or_404(user: Any, pk: int) -> Hanchan:
+    return get_object_or_404(games_for(visible_events(user)), pk=pk)
+
+
+def game_view(hanchan: Hanchan) -> GameView:
+    """The game as the engine sees it now (replayed from the stored hands: a handful of queries)."""
+    rules = hanchan.event.rules
+    seats = sorted(hanchan.seats.select_related("player", "on_behalf_of"), key=lambda s: s.seat)
+    names = [s.player.display_name for s in seats]
+    stored = stored_hands(hanchan) if hanchan.entry_mode == Hanchan.EntryMode.HANDS else []
+    hands = [engine_hand(row, wins) for row, wins in stored]
+    played = engine.replay(hands, rules)
+    assert played.state is not None
+    log = [
+        LogLine(
+            o.number,
+            o.round,
+            o.dealer,
+            o.honba,
+            o.sticks,
+            describe_hand(h, names, o.dealer, rules),
+            o.deltas,
+            o.scores,
+        )
+        for h, o in zip(hands, played.hands, strict=True)
+    ]
+
+    extra = penalty_points(hanchan)
+    final: engine.FinalResult | None = None
+    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
+        if played.hands:
+            final = played.final(extra)
+    elif all(s.final_score is not None for s in seats):
+        final = engine.final_result([s.final_score for s in seats], hanchan.final_sticks, extra, rules)
+    return GameView(hanchan, names, seats, log, played.state, played.finished, final, rules)
+
+
+def game_history(hanchan: Hanchan) -> QuerySet[HistoryEntry]:
+    return HistoryEntry.objects.filter(hanchan=hanchan).select_related("user")
+
+
+def event_penalties(event: Any) -> QuerySet[Penalty]:
+    return Penalty.objects.filter(event=event).select_related("player", "hanchan", "given_by", "cancelled_by")

@@ -1,0 +1,333 @@
+"""Organisers' game pages: start a game, enter hands with a live payment preview, correct, finish.
+
+Views parse the request, call a service or selector, and render. Every view loads the game or event
+through the user's managed events, so someone else's answers 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from league.models import Hanchan, Player
+from league.permissions import managed_event_or_404
+from scoring import engine, services
+from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, ReasonForm, StartGameForm
+from scoring.models import Penalty
+from scoring.records import engine_hand
+from scoring.selectors import event_penalties, game_history, game_view, managed_game_or_404
+
+
+def _error_text(exc: ValidationError) -> str:
+    return " ".join(exc.messages)
+
+
+def _changed(request: HttpRequest, exc: services.GameChanged, hanchan: Hanchan) -> HttpResponse:
+    """The game moved on under the organiser: say so and show its current state (409)."""
+    messages.error(request, str(exc))
+    hanchan.refresh_from_db()
+    return _game_page(request, hanchan, status=409)
+
+
+def _hand_form(view: Any, data: Any = None, initial: dict[str, Any] | None = None) -> HandForm:
+    return HandForm(
+        data,
+        rules=view.rules,
+        names=view.names,
+        state=view.state,
+        initial={"version": view.hanchan.version, **(initial or {})},
+    )
+
+
+def _game_page(
+    request: HttpRequest,
+    hanchan: Hanchan,
+    *,
+    form: HandForm | None = None,
+    scores_form: FinalScoresForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    view = game_view(hanchan)
+    context = {
+        "game": view,
+        "hanchan": hanchan,
+        "event": hanchan.event,
+        "history": game_history(hanchan)[:50],
+        "reason_form": ReasonForm(initial={"version": hanchan.version}),
+    }
+    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
+        context["form"] = form or _hand_form(view)
+    else:
+        initial: dict[str, Any] = {"version": hanchan.version, "sticks": hanchan.final_sticks}
+        for seat in view.seats:
+            initial[f"score_{seat.seat}"] = seat.final_score
+        context["scores_form"] = scores_form or FinalScoresForm(initial=initial, names=view.names)
+        context["expected_sum"] = 4 * view.rules.start_points
+    return render(request, "scoring/manage/game.html", context, status=status)
+
+
+@login_required
+def game_list(request: HttpRequest, slug: str) -> HttpResponse:
+    event = managed_event_or_404(request.user, slug)
+    games = event.hanchans.prefetch_related("seats__player").order_by("-created_at")
+    return render(request, "scoring/manage/game_list.html", {"event": event, "games": games})
+
+
+@login_required
+def game_new(request: HttpRequest, slug: str) -> HttpResponse:
+    event = managed_event_or_404(request.user, slug)
+    registered = Player.objects.filter(registrations__event=event, registrations__dropped_out=False)
+    form = StartGameForm(request.POST or None, players=registered.order_by("display_name"))
+    if request.method == "POST" and form.is_valid():
+        try:
+            hanchan = services.start_game(
+                event=event,
+                players=form.players,
+                user=request.user,
+                entry_mode=form.cleaned_data["entry_mode"],
+                round_number=form.cleaned_data.get("round_number"),
+                table_number=form.cleaned_data.get("table_number"),
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            return redirect("scoring_manage:game", hanchan.pk)
+    return render(request, "scoring/manage/game_new.html", {"event": event, "form": form})
+
+
+@login_required
+def game(request: HttpRequest, pk: int) -> HttpResponse:
+    return _game_page(request, managed_game_or_404(request.user, pk))
+
+
+@login_required
+@require_POST
+def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
+    hanchan = managed_game_or_404(request.user, pk)
+    view = game_view(hanchan)
+    form = _hand_form(view, request.POST)
+    if form.is_valid() and form.hand is not None:
+        try:
+            services.record_hand(
+                hanchan=hanchan,
+                hand=form.hand,
+                user=request.user,
+                expected_version=form.cleaned_data.get("version"),
+                tiles=[form.data.get("tiles")] if form.cleaned_data.get("tiles") else None,
+            )
+        except services.GameChanged as exc:
+            return _changed(request, exc, hanchan)
+        except ValidationError as exc:
+            form.apply_engine_error(exc)
+        else:
+            messages.success(request, f"Hand {len(view.log) + 1} saved.")
+            return redirect("scoring_manage:game", hanchan.pk)
+    return _game_page(request, hanchan, form=form, status=422)
+
+
+@login_required
+def preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The payments the hand being entered would make, shown before saving (htmx partial)."""
+    hanchan = managed_game_or_404(request.user, pk)
+    view = game_view(hanchan)
+    number = request.POST.get("number") or request.GET.get("number")
+    form = _hand_form(view, request.POST or None)
+    context: dict[str, Any] = {"game": view, "form": form}
+    if request.method == "POST" and form.is_valid() and form.hand is not None:
+        try:
+            if number:
+                outcome = _preview_correction(hanchan, int(number), form.hand)
+            else:
+                outcome, _ = services.preview(hanchan, form.hand)
+            context["outcome"] = outcome
+            context["rows"] = list(zip(view.names, outcome.deltas, outcome.scores, strict=True))
+        except (ValidationError, ValueError) as exc:
+            context["error"] = _error_text(exc) if isinstance(exc, ValidationError) else str(exc)
+    elif request.method == "POST":
+        context["error"] = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    return render(request, "scoring/manage/_preview.html", context)
+
+
+def _preview_correction(hanchan: Hanchan, number: int, hand: engine.Hand) -> engine.HandOutcome:
+    from scoring.records import engine_hands
+
+    hands = engine_hands(hanchan)
+    if not 1 <= number <= len(hands):
+        raise ValueError(f"Hand {number} does not exist in this game.")
+    hands[number - 1] = hand
+    try:
+        played = engine.replay(hands, hanchan.event.rules)
+    except engine.EngineError as exc:
+        raise ValidationError(str(exc)) from None
+    return played.hands[number - 1]
+
+
+@login_required
+def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    hanchan = managed_game_or_404(request.user, pk)
+    row = get_object_or_404(hanchan.hands.prefetch_related("wins"), number=number)
+    view = game_view(hanchan)
+    current = engine_hand(row, row.wins.all())
+    # The form shows the players' winds as they were in that hand.
+    before = view.log[number - 1]
+    state = engine.TableState(scores=[], deal="ESWN".index(before.round[0]) * 4 + int(before.round[1]) - 1)
+    form = HandForm(
+        request.POST or None,
+        rules=view.rules,
+        names=view.names,
+        state=state,
+        initial={"version": hanchan.version, **HandForm.initial_for(current)},
+    )
+    reason_error = None
+    if request.method == "POST" and form.is_valid() and form.hand is not None:
+        reason = request.POST.get("correction_reason", "")
+        try:
+            services.correct_hand(
+                hanchan=hanchan,
+                number=number,
+                hand=form.hand,
+                user=request.user,
+                reason=reason,
+                expected_version=form.cleaned_data.get("version"),
+            )
+        except services.GameChanged as exc:
+            return _changed(request, exc, hanchan)
+        except ValidationError as exc:
+            if hasattr(exc, "error_dict") and "reason" in exc.error_dict:
+                reason_error = " ".join(exc.error_dict["reason"][0].messages)
+            else:
+                form.apply_engine_error(exc)
+        else:
+            messages.success(request, f"Hand {number} corrected; later hands were replayed.")
+            return redirect("scoring_manage:game", hanchan.pk)
+    return render(
+        request,
+        "scoring/manage/hand_correct.html",
+        {
+            "game": view,
+            "hanchan": hanchan,
+            "form": form,
+            "number": number,
+            "line": before,
+            "reason_error": reason_error,
+            "reason": request.POST.get("correction_reason", ""),
+        },
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+def _action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
+    hanchan = managed_game_or_404(request.user, pk)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The form was not valid.")
+        return redirect("scoring_manage:game", pk)
+    try:
+        run(
+            hanchan=hanchan,
+            user=request.user,
+            reason=form.cleaned_data.get("reason") or "",
+            expected_version=form.cleaned_data.get("version"),
+        )
+    except services.GameChanged as exc:
+        return _changed(request, exc, hanchan)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, done)
+    return redirect("scoring_manage:game", pk)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _action(request, pk, services.undo_last_hand, "The last hand was removed.")
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    return _action(request, pk, services.finish_game, "The game is finished and counts in the standings.")
+
+
+@login_required
+@require_POST
+def void(request: HttpRequest, pk: int) -> HttpResponse:
+    return _action(request, pk, services.void_game, "The game is void: it no longer counts.")
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    return _action(request, pk, services.reopen_game, "The game is reopened.")
+
+
+@login_required
+@require_POST
+def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
+    hanchan = managed_game_or_404(request.user, pk)
+    view = game_view(hanchan)
+    form = FinalScoresForm(request.POST, names=view.names)
+    if form.is_valid():
+        try:
+            services.record_final_scores(
+                hanchan=hanchan,
+                scores=form.scores,
+                sticks=form.cleaned_data["sticks"],
+                user=request.user,
+                expected_version=form.cleaned_data.get("version"),
+                reason=form.cleaned_data.get("reason") or "",
+            )
+        except services.GameChanged as exc:
+            return _changed(request, exc, hanchan)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Final scores saved: the game is finished.")
+            return redirect("scoring_manage:game", pk)
+    return _game_page(request, hanchan, scores_form=form, status=422)
+
+
+@login_required
+def penalties(request: HttpRequest, slug: str) -> HttpResponse:
+    event = managed_event_or_404(request.user, slug)
+    players = Player.objects.filter(registrations__event=event).order_by("display_name")
+    form = PenaltyForm(request.POST or None, players=players, games=event.hanchans.all())
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.add_penalty(event=event, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, "Penalty given.")
+            return redirect("scoring_manage:penalties", slug)
+    return render(
+        request,
+        "scoring/manage/penalties.html",
+        {
+            "event": event,
+            "form": form,
+            "penalties": event_penalties(event),
+        },
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
+    event = managed_event_or_404(request.user, slug)
+    penalty = get_object_or_404(Penalty, pk=penalty_id, event=event)
+    try:
+        services.cancel_penalty(penalty=penalty, user=request.user, reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, "Penalty cancelled.")
+    return redirect("scoring_manage:penalties", slug)
