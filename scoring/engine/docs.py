@@ -1,0 +1,71 @@
+"""The ruleset reference (docs/rulesets.md) written from the settings and presets themselves, so the
+documentation cannot drift from the code: ``python -m scoring.engine.docs > docs/rulesets.md``."""
+
+from __future__ import annotations
+
+from .ruleset import PRESETS, SETTINGS
+
+UNVERIFIED = {
+    ("ema2025", "*"): "the 2025 EMA rules are not verified: kiriage on, the rest as EMA 2016",
+    ("wrc2022", "chombo_points"): "30 000 per federation summaries",
+    ("wrc2022", "leftover_sticks"): "lost, per the Toronto club summary",
+    ("mleague", "leftover_sticks"): "to first, unverified",
+    ("mleague", "kazoe_limit"): "yakuman, unverified",
+    ("mleague", "abortive_draws"): "abortive draws and nagashi, unverified",
+    ("*", "riichi_below_1000"): "EMA/WRC allowing riichi below 1000 points is unverified",
+    ("*", "multiple_ron_sticks"): "EMA own-deposit return is per the wiki summary",
+}
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return " ".join(f"{v:+d}" if isinstance(v, int) else str(v) for v in value) or "—"
+    return str(value)
+
+
+def render() -> str:
+    presets = list(PRESETS)
+    lines = [
+        "# Ruleset settings",
+        "",
+        "An event's rules are a preset plus overrides. The event stores the *effective* settings, so a",
+        "later change to a preset never rewrites its results. In a game record, `rules` is a preset name or",
+        '`{"preset": "ema2016", "kiriage": true, ...}`. An unknown setting, a value of the wrong type or an',
+        "impossible value (uma that does not sum to 0, an unknown choice) is rejected with a message naming",
+        "the setting.",
+        "",
+        "This page is generated from `scoring/engine/ruleset.py` by `python -m scoring.engine.docs`; a test",
+        "checks that it is current.",
+        "",
+        "| setting | meaning | values | " + " | ".join(f"`{p}`" for p in presets) + " |",
+        "|---|---|---|" + "---|" * len(presets),
+    ]
+    for name, setting in SETTINGS.items():
+        kind = " / ".join(setting.choices) if setting.choices else setting.kind.__name__.replace(
+            "tuple", "list").replace("int", "points" if "points" in name else "number")
+        if setting.kind is bool:
+            kind = "yes / no"
+        values = " | ".join(_cell(PRESETS[p][name]) for p in presets)
+        lines.append(f"| `{name}` | {setting.meaning} | {kind} | {values} |")
+    lines += ["", "## Unverified values", "",
+              "rules.md marks these as taken from secondary sources or unverified. They are ordinary",
+              "settings: override them per event if your rules say otherwise.", ""]
+    for (preset, name), note in UNVERIFIED.items():
+        where = "all presets" if preset == "*" else f"`{preset}`"
+        what = "" if name == "*" else f" `{name}`"
+        lines.append(f"- {where}{what}: {note}.")
+    lines += ["", "## Notes", "",
+              "- Results sum exactly to the penalties, except where riichi sticks are lost at the end "
+              "(`leftover_sticks: lost`, or the remainder of a split between tied leaders rounded down to "
+              "100): then they sum to the penalties minus the lost sticks.",
+              "- Uma and oka shared by tied players are split in units of 100; the hundreds left over go one "
+              "each to the tied players earliest in seat order, so the shares always sum exactly.",
+              "- Under atamahane (`multiple_ron: atamahane`) a record lists only the nearest ron winner; a "
+              "triple ron under `triple_ron: abort` is recorded as an abortive draw.", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render(), end="")
