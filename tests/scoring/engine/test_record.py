@@ -1,0 +1,335 @@
+"""Reading and writing game records (shared/docs/game-record.md), checked against the shared documents.
+
+The record is a public contract: scripts outside Tenbou compare ``replay``'s answers with the worked
+examples in ``shared/examples``, so the engine's output must equal them exactly. The examples embedded in
+game-record.md itself are read straight from the document, so that the document and the code cannot drift
+apart silently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.engine import (
+    ABORT,
+    CHOMBO,
+    DRAW,
+    RON,
+    TSUMO,
+    GameRecord,
+    Hand,
+    RecordError,
+    Win,
+    hand_to_dict,
+    load_record,
+    make_ruleset,
+    record_from_dict,
+    replay_output,
+)
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[3]
+
+
+def find_shared() -> Path | None:
+    """``shared/`` beside the repository checkout (or ``$TENBOU_SHARED``), or ``None``."""
+    candidates = []
+    if os.environ.get("TENBOU_SHARED"):
+        candidates.append(Path(os.environ["TENBOU_SHARED"]))
+    candidates.append(REPO.parent / "shared")
+    candidates.extend(parent / "shared" for parent in HERE.parents)
+    for candidate in candidates:
+        if (candidate / "docs" / "game-record.md").is_file() and (candidate / "examples").is_dir():
+            return candidate
+    return None
+
+
+SHARED = find_shared()
+MISSING = (
+    "shared/ (docs/game-record.md and examples/) not found beside the repository at "
+    f"{REPO.parent / 'shared'}; check it out there or set TENBOU_SHARED"
+)
+EXAMPLES: list[str] = (
+    sorted(
+        path.name.removesuffix(".json")
+        for path in (SHARED / "examples").glob("*.json")
+        if not path.name.endswith(".expected.json")
+    )
+    if SHARED is not None
+    else []
+)
+
+
+def shared() -> Path:
+    if SHARED is None:
+        pytest.fail(MISSING)
+    return SHARED
+
+
+def doc_json_blocks() -> list[Any]:
+    """The ```json blocks of game-record.md, parsed, in order: the example record, then its replay."""
+    text = (shared() / "docs" / "game-record.md").read_text(encoding="utf-8")
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, flags=re.S)]
+
+
+def doc_record() -> dict[str, Any]:
+    blocks = doc_json_blocks()
+    assert len(blocks) >= 2, "game-record.md should hold the example record and its replay output"
+    record = blocks[0]
+    assert len(record["hands"]) == 7
+    return record
+
+
+# Rules under which every hand of the document's example is legal: it holds a chombo (not under
+# tenhou), an abortive draw and a nagashi (not under ema2016), a double ron with a pao yakuman (not under
+# atamahane); under tenhou, seat 2 also goes below zero (tobi) and then pays a riichi deposit.
+DOC_RULES = [
+    {"preset": "ema2016", "abortive_draws": True, "nagashi_mangan": True},
+    {"preset": "tenhou", "chombo": "deduction", "tobi": False, "riichi_below_1000": True},
+]
+
+
+# -- the shared worked examples -------------------------------------------------------------------------
+
+
+def test_shared_examples_present() -> None:
+    """Fail loudly rather than silently testing nothing when shared/ is not checked out."""
+    assert SHARED is not None, MISSING
+    assert EXAMPLES, f"no example records in {SHARED / 'examples'}"
+    for name in EXAMPLES:
+        assert (SHARED / "examples" / f"{name}.expected.json").is_file(), f"{name}.expected.json is missing"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_replays_to_expected(name: str) -> None:
+    """Each worked example replays to exactly its expected output (parsed JSON, not text)."""
+    folder = shared() / "examples"
+    record = load_record((folder / f"{name}.json").read_text(encoding="utf-8"))
+    expected = json.loads((folder / f"{name}.expected.json").read_text(encoding="utf-8"))
+    assert replay_output(record) == expected
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_round_trips(name: str) -> None:
+    """Written back, an example reads as the same record and replays the same."""
+    data = json.loads((shared() / "examples" / f"{name}.json").read_text(encoding="utf-8"))
+    record = record_from_dict(data)
+    again = record_from_dict(json.loads(json.dumps(record.to_dict())))
+    assert again == record
+    assert replay_output(again) == replay_output(record)
+
+
+# -- the example of game-record.md ----------------------------------------------------------------------
+
+
+def test_doc_example_replay_of_first_hand() -> None:
+    """game-record.md's replay output is that of its example's first hand under ema2016."""
+    blocks = doc_json_blocks()
+    data = {**doc_record(), "rules": "ema2016"}
+    data["hands"] = data["hands"][:1]
+    del data["penalties"]
+    assert replay_output(record_from_dict(data)) == blocks[1]
+
+
+def test_doc_example_is_illegal_under_its_own_ema2016() -> None:
+    """As printed, the example says ema2016, which has no abortive draw: hand 6 is rejected."""
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(doc_record())
+    assert caught.value.hand == 6
+    assert str(caught.value).startswith("hand 6: ")
+    assert "abortive" in str(caught.value)
+
+
+@pytest.mark.parametrize("rules", DOC_RULES, ids=["ema2016+abort+nagashi", "tenhou+chombo"])
+def test_doc_example_parses_and_round_trips(rules: dict[str, Any]) -> None:
+    """With rules that allow all its outcomes, the 7-hand example reads, and is written back as it was."""
+    data = {**doc_record(), "rules": rules}
+    record = record_from_dict(data)
+    assert [h.result for h in record.hands] == [RON, TSUMO, DRAW, RON, CHOMBO, ABORT, DRAW]
+    assert record.players == ("Ann", "Bob", "Cho", "Dan")
+    assert record.hands[3].wins[1] == Win(3, yakuman=1, pao=2)
+    assert record.hands[6].nagashi == (2,)
+    assert record.to_dict() == data  # the example is already in canonical form
+    again = record_from_dict(json.loads(json.dumps(record.to_dict())))
+    assert again == record
+    assert replay_output(again) == replay_output(record)
+
+
+def test_doc_example_values() -> None:
+    """Hand by hand under ema2016 with abortive draws and nagashi, worked from rules.md."""
+    record = record_from_dict({**doc_record(), "rules": DOC_RULES[0]})
+    out = replay_output(record)
+    rows = [(h["round"], h["dealer"], h["honba"], h["sticks"], h["deltas"]) for h in out["hands"]]
+    assert rows == [
+        ("E1", 0, 0, 0, [7700, 0, -7700, 0]),  # dealer 3/40 ron 7700, own deposit back
+        ("E1", 0, 1, 0, [-800, 1800, -500, -500]),  # 2/20 tsumo 400/700 + 100 honba each
+        ("E2", 1, 0, 0, [1500, -1500, -1500, 500]),  # 2 tenpai ±1500, Dan's deposit on the table
+        # double ron off Ann: Bob 2000 + 300, Dan yakuman 32000 with Cho liable for half + 300 (EMA:
+        # honba to each); the stick goes to Bob, nearest Ann's right
+        ("E3", 2, 1, 1, [-18600, 3300, -16000, 32300]),
+        ("E4", 3, 0, 0, [0, 0, 0, 0]),  # chombo: deduction after uma, hand replayed
+        ("E4", 3, 0, 0, [-1000, -1000, -1000, -1000]),  # four riichi abort: deposits stay, honba +1
+        ("E4", 3, 1, 4, [-2000, -2000, 8000, -4000]),  # nagashi mangan for Cho, no noten payments
+    ]
+    assert out["finished"] is False
+    final = out["final"]
+    assert final["scores"] == [16800, 30600, 11300, 61300]  # the four sticks to Dan, first
+    assert final["places"] == [3, 2, 4, 1]
+    # the chombo hand's deduction and the record's penalty are both applied (see game-record.md:
+    # `penalties` are extra penalties; chombo deductions come from the chombo hands)
+    assert final["penalties"] == [0, 0, -40000, 0]
+    assert sum(final["results"]) == -40000
+
+
+# -- rules ------------------------------------------------------------------------------------------------
+
+
+def record_with(rules: Any, *hands: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"format": 1, "rules": rules, "hands": list(hands), **extra}
+
+
+KIRIAGE_RON = {"result": "ron", "loser": 2, "wins": [{"winner": 1, "han": 4, "fu": 30}]}
+
+
+def test_rules_object_with_overrides() -> None:
+    """``{"preset": …, overrides}`` applies the overrides and is written back the same way."""
+    rules = {"preset": "ema2016", "kiriage": True, "uma": [20000, 10000, -10000, -20000]}
+    record = record_from_dict(record_with(rules, KIRIAGE_RON))
+    assert record.rules == make_ruleset("ema2016", {"kiriage": True, "uma": [20000, 10000, -10000, -20000]})
+    assert record.rules.kiriage is True and record.rules.uma == (20000, 10000, -10000, -20000)
+    assert replay_output(record)["hands"][0]["deltas"] == [0, 8000, -8000, 0]  # 4/30 as mangan
+    assert replay_output(record)["final"]["uma"] == [0, 20000, -20000, 0]  # 2nd/3rd tied: shared
+    assert record.to_dict()["rules"] == rules
+    plain = record_from_dict(record_with("ema2016", KIRIAGE_RON))
+    assert replay_output(plain)["hands"][0]["deltas"] == [0, 7700, -7700, 0]
+
+
+def test_redundant_override_is_written_as_the_preset() -> None:
+    """Canonical writing: overrides equal to the preset's own values are left out."""
+    record = record_from_dict(record_with({"preset": "ema2025", "kiriage": True}, KIRIAGE_RON))
+    assert record.to_dict()["rules"] == "ema2025"
+    assert record.rules == make_ruleset("ema2025")
+
+
+def test_rules_argument_replaces_the_records_rules() -> None:
+    """``rules=`` (the command's ``--rules``) wins over the record's own."""
+    record = record_from_dict(record_with("ema2016", KIRIAGE_RON), rules="tenhou")
+    assert record.rules == make_ruleset("tenhou")
+    assert replay_output(record)["hands"][0]["scores"] == [25000, 32700, 17300, 25000]
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ("ema1999", "unknown preset"),
+        ({"kiriage": True}, "preset"),
+        ({"preset": "ema2016", "bogus": 1}, "unknown setting 'bogus'"),
+        ({"preset": "ema2016", "kiriage": "yes"}, "'kiriage' must be true or false"),
+        ({"preset": "ema2016", "start_points": "30000"}, "'start_points' must be a whole number"),
+        ({"preset": "ema2016", "uma": [15000, 5000, -5000, -5000]}, "'uma' must sum to 0"),
+    ],
+)
+def test_bad_rules_are_rejected(rules: Any, words: str) -> None:
+    """A record with rules the engine cannot build is invalid, with a message naming the setting."""
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(record_with(rules, KIRIAGE_RON))
+    assert caught.value.hand is None
+    assert words in str(caught.value)
+
+
+# -- players, canonical writing --------------------------------------------------------------------------
+
+
+def test_players_are_optional() -> None:
+    """Without names the record still reads, and none are invented when it is written."""
+    record = record_from_dict(record_with("ema2016", KIRIAGE_RON))
+    assert record.players is None
+    assert "players" not in record.to_dict()
+    named = record_from_dict(record_with("ema2016", KIRIAGE_RON, players=["Ann", "Bob", "Cho", "Dan"]))
+    assert named.players == ("Ann", "Bob", "Cho", "Dan")
+    assert named.to_dict()["players"] == ["Ann", "Bob", "Cho", "Dan"]
+    assert replay_output(named) == replay_output(record)
+
+
+def test_canonical_writing_omits_empty_optional_lists() -> None:
+    """Empty ``riichi``, ``nagashi``, ``penalties`` (and absent ``fu``, ``reason``, ``pao``) are left out."""
+    data = record_with(
+        "mleague",
+        {"result": "draw", "tenpai": [0], "riichi": [], "nagashi": []},
+        {"result": "abort", "riichi": []},
+        {"result": "tsumo", "winner": 2, "han": 6, "riichi": []},
+        {"result": "ron", "loser": 1, "wins": [{"winner": 3, "han": 2, "fu": 30}], "riichi": []},
+        penalties=[],
+    )
+    written = record_from_dict(data).to_dict()
+    assert written == {
+        "format": 1,
+        "rules": "mleague",
+        "hands": [
+            {"result": "draw", "tenpai": [0]},
+            {"result": "abort"},
+            {"result": "tsumo", "winner": 2, "han": 6},
+            {"result": "ron", "loser": 1, "wins": [{"winner": 3, "han": 2, "fu": 30}]},
+        ],
+    }
+
+
+def test_canonical_writing_keeps_what_was_given() -> None:
+    """Non-empty optional fields are written, in the document's names."""
+    assert hand_to_dict(Hand.abort(riichi=(1,), reason="four_winds")) == {
+        "result": "abort",
+        "reason": "four_winds",
+        "riichi": [1],
+    }
+    assert hand_to_dict(Hand.draw((1,), nagashi=(2,), riichi=(0,))) == {
+        "result": "draw",
+        "tenpai": [1],
+        "nagashi": [2],
+        "riichi": [0],
+    }
+    assert hand_to_dict(Hand.tsumo(Win(0, yakuman=2, pao=1))) == {
+        "result": "tsumo",
+        "winner": 0,
+        "yakuman": 2,
+        "pao": 1,
+    }
+    assert hand_to_dict(Hand.chombo(3)) == {"result": "chombo", "seat": 3}
+    record = GameRecord(rules=make_ruleset("ema2016"), hands=(Hand.chombo(3),))
+    data = record_from_dict(
+        record_with("ema2016", {"result": "chombo", "seat": 3}, penalties=[{"seat": 1, "points": -5000}])
+    ).to_dict()
+    assert data["penalties"] == [{"seat": 1, "points": -5000, "reason": ""}]
+    assert record.to_dict() == {"format": 1, "rules": "ema2016", "hands": [{"result": "chombo", "seat": 3}]}
+
+
+def test_fu_may_be_omitted_from_five_han() -> None:
+    """game-record.md: ``fu`` may be omitted when han ≥ 5, and not below."""
+    record = record_from_dict(record_with("ema2016", {"result": "tsumo", "winner": 1, "han": 5}))
+    assert replay_output(record)["hands"][0]["deltas"] == [-4000, 8000, -2000, -2000]
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(record_with("ema2016", {"result": "tsumo", "winner": 1, "han": 4}))
+    assert caught.value.hand == 1
+
+
+def test_record_that_stops_early_is_valid() -> None:
+    """A time limit may stop a game before South 4: the record is valid and not finished."""
+    record = record_from_dict(record_with("ema2016", KIRIAGE_RON))
+    out = replay_output(record)
+    assert out["finished"] is False
+    assert out["final"]["scores"] == out["hands"][-1]["scores"]
+
+
+def test_empty_record_replays_to_start() -> None:
+    """No hands yet: everyone at the start points, tied."""
+    out = replay_output(record_from_dict(record_with("ema2016")))
+    assert out["hands"] == []
+    assert out["finished"] is False
+    assert out["final"]["scores"] == [30000] * 4
+    assert out["final"]["places"] == [1, 1, 1, 1]
+    assert out["final"]["results"] == [0, 0, 0, 0]

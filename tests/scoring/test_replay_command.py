@@ -1,0 +1,351 @@
+"""``manage.py replay`` end to end, as the scripts outside Tenbou run it (shared/docs/game-record.md).
+
+Those scripts read standard output, standard error and the exit status, so the command runs here as a
+real subprocess: a success prints JSON (one object, or JSON Lines for several files) and exits 0; an
+invalid record exits 2 with nothing on standard output and exactly one line on standard error naming the
+hand (1-based) and the rule. Every rejection rule of the document has its own test; the rejection
+subprocesses are started together to keep the file fast. The same cases also go through
+``call_command`` to show the in-process path gives the same line and status.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from scoring.engine import record_from_dict, replay_output
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[2]
+
+
+def find_shared() -> Path | None:
+    """``shared/`` beside the repository checkout (or ``$TENBOU_SHARED``), or ``None``."""
+    candidates = [Path(os.environ["TENBOU_SHARED"])] if os.environ.get("TENBOU_SHARED") else []
+    candidates += [REPO.parent / "shared", *(parent / "shared" for parent in HERE.parents)]
+    for candidate in candidates:
+        if (candidate / "examples").is_dir():
+            return candidate
+    return None
+
+
+SHARED = find_shared()
+EXAMPLE_DIR = SHARED / "examples" if SHARED else None
+EXAMPLES: list[str] = (
+    sorted(p.name.removesuffix(".json") for p in EXAMPLE_DIR.glob("*.json") if ".expected." not in p.name)
+    if EXAMPLE_DIR
+    else []
+)
+
+
+def example_dir() -> Path:
+    if EXAMPLE_DIR is None:
+        pytest.fail(f"shared/examples not found beside the repository ({REPO.parent / 'shared'})")
+    return EXAMPLE_DIR
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a script sees of one run of the command."""
+
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_replay(*args: str | Path, stdin: str | None = None) -> Run:
+    """``python manage.py replay ARGS`` from the repository root, as a separate process."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "replay", *map(str, args)],
+        cwd=REPO,
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def call_replay(*args: str | Path) -> Run:
+    """The same command in this process, through ``call_command``."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        call_command("replay", *map(str, args), stdout=out, stderr=err)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+def expected(name: str) -> Any:
+    return json.loads((example_dir() / f"{name}.expected.json").read_text(encoding="utf-8"))
+
+
+def assert_rejected(run: Run) -> str:
+    """The failure contract: status 2, nothing on stdout, exactly one line on stderr. Returns the line."""
+    assert run.code == 2, run
+    assert run.stdout == "", run
+    assert run.stderr.endswith("\n") and run.stderr.count("\n") == 1, run
+    line = run.stderr.rstrip("\n")
+    assert line.strip() and "Traceback" not in line and "CommandError" not in line
+    return line
+
+
+def write_record(folder: Path, name: str, record: dict[str, Any] | str) -> Path:
+    path = folder / f"{name}.json"
+    path.write_text(record if isinstance(record, str) else json.dumps(record), encoding="utf-8")
+    return path
+
+
+# -- successes ---------------------------------------------------------------------------------------------
+
+
+def test_examples_are_present() -> None:
+    """Fail clearly rather than testing nothing when shared/examples is missing."""
+    assert EXAMPLES, f"no example records found beside the repository ({REPO.parent / 'shared'})"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_example_prints_expected_json(name: str) -> None:
+    """Each example prints exactly its expected JSON object and exits 0."""
+    run = run_replay(example_dir() / f"{name}.json")
+    assert run.code == 0, run
+    assert run.stderr == ""
+    assert json.loads(run.stdout) == expected(name)
+
+
+def test_dash_reads_standard_input() -> None:
+    """``-`` reads the record from standard input."""
+    name = EXAMPLES[0] if EXAMPLES else pytest.fail("no examples")
+    text = (example_dir() / f"{name}.json").read_text(encoding="utf-8")
+    run = run_replay("-", stdin=text)
+    assert run.code == 0, run
+    assert json.loads(run.stdout) == expected(name)
+
+
+def test_rules_option_replaces_the_records_rules() -> None:
+    """``--rules tenhou`` replays an ema2016 record under tenhou: 25000 start, seat-order ties, oka."""
+    path = example_dir() / "ema-dealer-ron.json"
+    run = run_replay("--rules", "tenhou", path)
+    assert run.code == 0, run
+    printed = json.loads(run.stdout)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert printed == replay_output(record_from_dict(data, rules="tenhou"))
+    assert printed["hands"][0]["scores"] == [32700, 25000, 17300, 25000]
+    assert printed["final"]["places"] == [1, 2, 4, 3]  # seat order breaks the 25000 tie
+    assert printed["final"]["oka"] == [20000, 0, 0, 0]
+    assert printed != expected("ema-dealer-ron")
+
+
+def test_rules_option_can_make_a_record_invalid() -> None:
+    """The replacing rules are the ones checked: an EMA chombo is invalid under tenhou."""
+    line = assert_rejected(run_replay("--rules", "tenhou", example_dir() / "ema-chombo-tied-leaders.json"))
+    assert line.startswith("hand 1: ") and "chombo" in line
+
+
+def test_rules_option_with_unknown_preset() -> None:
+    line = assert_rejected(call_replay("--rules", "ema1999", example_dir() / "ema-dealer-ron.json"))
+    assert "ema1999" in line
+
+
+def test_several_files_print_json_lines_in_order() -> None:
+    """``replay A B …``: one JSON object per line, in the order given (repeats included)."""
+    names = [*EXAMPLES, *reversed(EXAMPLES), EXAMPLES[0]]
+    run = run_replay(*(example_dir() / f"{n}.json" for n in names))
+    assert run.code == 0, run
+    assert run.stderr == ""
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(names)
+    assert [json.loads(line) for line in lines] == [expected(n) for n in names]
+
+
+def test_several_files_in_process() -> None:
+    run = call_replay(*(example_dir() / f"{n}.json" for n in EXAMPLES))
+    assert run.code == 0
+    assert [json.loads(line) for line in run.stdout.splitlines()] == [expected(n) for n in EXAMPLES]
+
+
+# -- rejections ----------------------------------------------------------------------------------------------
+
+OK = {"result": "draw", "tenpai": [0]}  # a legal first hand, so that the bad one is hand 2
+
+
+def ron(loser: int, *wins: dict[str, Any]) -> dict[str, Any]:
+    return {"result": "ron", "loser": loser, "wins": list(wins)}
+
+
+def rec(rules: Any, *hands: dict[str, Any]) -> dict[str, Any]:
+    return {"format": 1, "rules": rules, "hands": list(hands)}
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An invalid record, the hand the error must name (None for the whole record) and the rule's words."""
+
+    record: dict[str, Any] | str
+    hand: int | None
+    rule: str  # a regular expression the message must match (case-insensitive)
+
+
+DOC_EXAMPLE_HAND_7 = rec(
+    {"preset": "ema2016", "abortive_draws": True, "nagashi_mangan": True},
+    ron(2, {"winner": 0, "han": 3, "fu": 40}) | {"riichi": [0]},
+    {"result": "tsumo", "winner": 1, "han": 2, "fu": 20},
+    {"result": "draw", "tenpai": [0, 3], "riichi": [3]},
+    ron(0, {"winner": 1, "han": 2, "fu": 30}, {"winner": 3, "yakuman": 1, "pao": 2}),
+    {"result": "chombo", "seat": 2},
+    {"result": "abort", "riichi": [0, 1, 2, 3]},
+    ron(1, {"winner": 0, "han": 1, "fu": 25}),
+)
+
+REJECTIONS: dict[str, Rejection] = {
+    "bad-json": Rejection('{"format": 1, "rules": "ema2016", "hands": [', None, r"json"),
+    "unknown-preset": Rejection(rec("ema1999", OK), None, r"preset.*ema1999"),
+    "seat-out-of-range-winner-4": Rejection(
+        rec("ema2016", OK, ron(2, {"winner": 4, "han": 3, "fu": 40})), 2, r"winner.*\b4\b"
+    ),
+    "seat-out-of-range-loser-minus-1": Rejection(
+        rec("ema2016", OK, ron(-1, {"winner": 0, "han": 3, "fu": 40})), 2, r"loser.*-1\b"
+    ),
+    "seat-out-of-range-tenpai-5": Rejection(
+        rec("ema2016", OK, {"result": "draw", "tenpai": [0, 5]}), 2, r"tenpai.*\b5\b"
+    ),
+    "winner-is-loser": Rejection(
+        rec("ema2016", OK, ron(1, {"winner": 1, "han": 3, "fu": 40})), 2, r"seat 1\b.*(own discard|loser)"
+    ),
+    "1-han-20-fu-tsumo": Rejection(
+        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "han": 1, "fu": 20}), 2, r"fu 20.*2 han"
+    ),
+    "1-han-20-fu-ron": Rejection(rec("ema2016", OK, ron(0, {"winner": 1, "han": 1, "fu": 20})), 2, r"fu 20"),
+    "1-han-25-fu-ron": Rejection(
+        rec("ema2016", OK, ron(0, {"winner": 1, "han": 1, "fu": 25})),
+        2,
+        r"^hand 2: fu 25 needs at least 2 han on a ron$",  # the document's own example line
+    ),
+    "fu-35": Rejection(rec("ema2016", OK, ron(0, {"winner": 1, "han": 2, "fu": 35})), 2, r"fu 35"),
+    "doc-line-hand-7": Rejection(DOC_EXAMPLE_HAND_7, 7, r"^hand 7: fu 25 needs at least 2 han on a ron$"),
+    "abort-under-ema2016": Rejection(rec("ema2016", OK, {"result": "abort"}), 2, r"abortive"),
+    "nagashi-under-ema2016": Rejection(
+        rec("ema2016", OK, {"result": "draw", "tenpai": [], "nagashi": [1]}), 2, r"nagashi"
+    ),
+    "chombo-under-tenhou": Rejection(rec("tenhou", OK, {"result": "chombo", "seat": 1}), 2, r"chombo"),
+    "triple-ron-under-tenhou": Rejection(
+        rec(
+            "tenhou",
+            OK,
+            ron(0, *({"winner": w, "han": 2, "fu": 30} for w in (1, 2, 3))),
+        ),
+        2,
+        r"triple ron.*abort",
+    ),
+    "double-ron-under-wrc2022": Rejection(
+        rec("wrc2022", OK, ron(0, {"winner": 1, "han": 2, "fu": 30}, {"winner": 3, "han": 2, "fu": 30})),
+        2,
+        r"atamahane|nearest",
+    ),
+    "yakuman-2-under-ema2016": Rejection(
+        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "yakuman": 2}), 2, r"yakuman"
+    ),
+    "pao-on-non-yakuman": Rejection(
+        rec("ema2016", OK, ron(0, {"winner": 1, "han": 6, "pao": 2})), 2, r"pao.*yakuman"
+    ),
+    "unknown-result": Rejection(rec("ema2016", OK, {"result": "win"}), 2, r"unknown result.*win"),
+    "hand-after-the-end": Rejection(
+        rec("tenhou", ron(3, {"winner": 0, "yakuman": 1}), OK), 2, r"ended|end of the game"
+    ),
+    "riichi-listed-twice": Rejection(
+        rec("ema2016", OK, {"result": "draw", "tenpai": [0], "riichi": [0, 0]}),
+        2,
+        r"riichi.*twice|twice.*riichi",
+    ),
+    "unknown-override": Rejection(
+        rec({"preset": "ema2016", "bogus": 1}, OK), None, r"unknown setting.*bogus"
+    ),
+    "wrong-override-type": Rejection(rec({"preset": "ema2016", "kiriage": "yes"}, OK), None, r"kiriage"),
+}
+
+
+@pytest.fixture(scope="module")
+def rejection_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("rejections")
+    return {name: write_record(folder, name, case.record) for name, case in REJECTIONS.items()}
+
+
+@pytest.fixture(scope="module")
+def rejection_runs(rejection_files: dict[str, Path]) -> dict[str, Run]:
+    """Every rejection case through a real subprocess, started a few at a time."""
+    with ThreadPoolExecutor(max_workers=max(2, min(8, (os.cpu_count() or 2) * 2))) as pool:
+        runs = pool.map(run_replay, rejection_files.values())
+        return dict(zip(rejection_files, runs, strict=True))
+
+
+@pytest.mark.parametrize("name", list(REJECTIONS))
+def test_rejection(name: str, rejection_runs: dict[str, Run]) -> None:
+    """Exit 2, nothing on stdout, one stderr line that names the hand (1-based) and the rule."""
+    case = REJECTIONS[name]
+    line = assert_rejected(rejection_runs[name])
+    if case.hand is not None:
+        assert line.startswith(f"hand {case.hand}: "), line
+    else:
+        assert not re.match(r"hand \d+:", line), line  # a fault of the whole record, not of a hand
+    assert re.search(case.rule, line, flags=re.I), line
+
+
+@pytest.mark.parametrize("name", list(REJECTIONS))
+def test_rejection_in_process(
+    name: str, rejection_files: dict[str, Path], rejection_runs: dict[str, Run]
+) -> None:
+    """``call_command`` fails the same way: status 2, the same single line."""
+    run = call_replay(rejection_files[name])
+    assert_rejected(run)
+    assert run.stderr == rejection_runs[name].stderr
+
+
+def test_one_invalid_file_among_several(rejection_files: dict[str, Path]) -> None:
+    """Several files, one invalid: exit 2, nothing printed for the valid ones, the line names the file."""
+    bad = rejection_files["fu-35"]
+    good = [example_dir() / f"{n}.json" for n in EXAMPLES]
+    run = run_replay(*good, bad, good[0])
+    line = assert_rejected(run)
+    assert line.startswith(f"{bad}: hand 2: "), line
+    assert "fu 35" in line
+
+
+def test_invalid_file_first_among_several(rejection_files: dict[str, Path]) -> None:
+    bad = rejection_files["hand-after-the-end"]
+    run = call_replay(bad, example_dir() / "ema-dealer-ron.json")
+    line = assert_rejected(run)
+    assert line.startswith(f"{bad}: hand 2: "), line
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    """A file that does not exist: exit 2, one line naming it."""
+    missing = tmp_path / "no-such-record.json"
+    line = assert_rejected(run_replay(missing))
+    assert str(missing) in line
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "not-utf8"])
+def test_unreadable_file_among_several(tmp_path: Path, kind: str) -> None:
+    """Unreadable in any way, even after valid files: exit 2, nothing on stdout, the file named."""
+    if kind == "missing":
+        path = tmp_path / "gone.json"
+    elif kind == "directory":
+        path = tmp_path / "folder.json"
+        path.mkdir()
+    else:
+        path = tmp_path / "latin1.json"
+        path.write_bytes(b'{"format": 1, "rules": "ema2016", "players": ["Jos\xe9", "B", "C", "D"]}')
+    line = assert_rejected(call_replay(example_dir() / "ema-dealer-ron.json", path))
+    assert line.startswith(f"{path}: "), line
