@@ -42,3 +42,9 @@ def players(club, event):
     for player in made:
         Registration.objects.create(event=event, player=player)
     return made
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """Hashing with the production hasher costs ~0.5 s per user; tests do not need it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

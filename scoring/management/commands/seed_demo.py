@@ -1,0 +1,199 @@
+"""``manage.py seed_demo``: a demo club league to click through locally — never for a real deployment.
+
+Deterministic and idempotent: the club and event have fixed slugs and the whole seed is skipped when the
+event is already there (``--reset`` removes the demo data and builds it again). Every game comes from a
+seeded ``random.Random``, so two fresh databases get the same games. The games are stored through
+:func:`scoring.imports.import_records` — the code path of ``import_games`` — which writes rows in bulk and
+replays each game once; the services' hand-by-hand path would replay a game once per hand.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from league.models import Club, Event, Hanchan, Player, Registration
+from scoring import engine, services
+from scoring.engine.generator import random_game
+from scoring.imports import import_records
+from scoring.models import Penalty, SeatResult
+
+CLUB_SLUG = "tenbou-demo"
+EVENT_SLUG = "demo-league"
+USERNAME = "demo"
+PASSWORD = "tenbou-demo"  # printed on purpose: a local demo login, never for a real deployment
+SEED = 20250110
+HAND_GAMES = 80
+FINAL_SCORE_GAMES = 4
+SEASON_START = date(2025, 1, 10)
+
+# (given name, family name, country, EMA number or None)
+PEOPLE: list[tuple[str, str, str, str | None]] = [
+    ("Camille", "Laurent", "FR", "04290017"),
+    ("Julien", "Moreau", "FR", "04290233"),
+    ("Léa", "Fontaine", "FR", None),
+    ("Hugo", "Girard", "FR", "04290418"),
+    ("Lukas", "Becker", "DE", "05010392"),
+    ("Anna", "Schmidt", "DE", "05010877"),
+    ("Jonas", "Wagner", "DE", None),
+    ("Giulia", "Romano", "IT", "07000154"),
+    ("Marco", "Bianchi", "IT", None),
+    ("Sanne", "de Vries", "NL", "08010045"),
+    ("Daan", "Jansen", "NL", None),
+    ("Emily", "Clarke", "GB", "11000263"),
+    ("Oliver", "Hughes", "GB", None),
+    ("Astrid", "Lindqvist", "SE", "09000081"),
+    ("Mateo", "García", "ES", "10000342"),
+    ("Lucía", "Fernández", "ES", None),
+    ("Aleksandra", "Nowak", "PL", "19000117"),
+    ("Mikko", "Virtanen", "FI", "14000058"),
+    ("Mette", "Nielsen", "DK", "03000209"),
+    ("Yuki", "Tanaka", "JP", None),
+    ("Haruto", "Sato", "JP", None),
+    ("Min-jun", "Kim", "KR", None),
+    ("Wei", "Chen", "TW", None),
+    ("Sofia", "Costa", "PT", "12000036"),
+]
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a demo club league (24 players, ~80 games hand by hand, a few final-score games, a "
+        "penalty) and a demo organiser login, for local use only. Running it again changes nothing."
+    )
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument("--reset", action="store_true", help="remove the demo data and build it again")
+
+    def handle(self, *args: Any, reset: bool = False, **options: Any) -> None:
+        started = time.perf_counter()
+        if reset:
+            self._remove()
+        event = Event.objects.filter(slug=EVENT_SLUG).first()
+        if event is not None:
+            self.stdout.write(f"The demo league is already there ({EVENT_SLUG}): nothing to do.")
+        else:
+            event = self._build()
+            self.stdout.write(f"Built the demo league in {time.perf_counter() - started:.1f} s.")
+        self._summary(event)
+
+    # -- building -------------------------------------------------------------------------------------
+
+    @transaction.atomic
+    def _build(self) -> Event:
+        user_model = get_user_model()
+        user = user_model.objects.filter(username=USERNAME).first()
+        if user is None:
+            user = user_model.objects.create_user(USERNAME, password=PASSWORD)
+        club, _ = Club.objects.get_or_create(
+            slug=CLUB_SLUG, defaults={"name": "Tenbou Demo Club", "city": "Lyon", "country": "FR"}
+        )
+        club.organisers.add(user)
+        rules = engine.make_ruleset("ema2016")
+        event = Event.objects.create(
+            club=club,
+            slug=EVENT_SLUG,
+            name="Demo League 2025",
+            kind=Event.Kind.LEAGUE,
+            start_date=SEASON_START,
+            end_date=SEASON_START + timedelta(weeks=24),
+            city="Lyon",
+            country="FR",
+            ruleset=rules.to_dict(),
+            min_games=8,
+        )
+        players = self._players(club, event)
+        names = [p.display_name for p in players]
+        rng = random.Random(SEED)
+        records = []
+        total = HAND_GAMES + FINAL_SCORE_GAMES
+        paper = set(rng.sample(range(total), FINAL_SCORE_GAMES))
+        for index in range(total):
+            table = tuple(rng.sample(names, 4))
+            game = random_game(
+                rules, random.Random(rng.getrandbits(32)), stop_early=0.02, penalty_chance=0.04, players=table
+            )
+            record = game.to_dict()
+            # Club nights: three or four tables every Friday evening of the season.
+            played = datetime.combine(SEASON_START + timedelta(weeks=index // 4), datetime.min.time())
+            record["finished_at"] = timezone.make_aware(
+                played + timedelta(hours=20 + index % 4 // 2, minutes=30 * (index % 2))
+            ).isoformat()
+            if index in paper:
+                state = game.replay().state
+                assert state is not None
+                record["hands"] = []
+                record["final_scores"] = list(state.scores)
+                record["final_sticks"] = state.sticks
+                record.pop("penalties", None)
+            records.append(record)
+        import_records(event=event, sources=[("seed_demo", records)], user=user)
+        late = next(p for p in players if p.display_name == "Oliver Hughes")
+        services.add_penalty(
+            event=event, player=late, points=-5000, reason="Late for three club nights", user=user
+        )
+        return event
+
+    def _players(self, club: Club, event: Event) -> list[Player]:
+        """The 24 demo players, registered; an EMA number another player already holds is left out."""
+        taken = set(
+            Player.objects.filter(ema_number__in=[p[3] for p in PEOPLE if p[3]]).values_list(
+                "ema_number", flat=True
+            )
+        )
+        made = []
+        for given, family, country, ema in PEOPLE:
+            player, _ = Player.objects.get_or_create(
+                club=club,
+                display_name=f"{given} {family}",
+                defaults={
+                    "given_name": given,
+                    "family_name": family,
+                    "country": country,
+                    "ema_number": ema if ema not in taken else None,
+                },
+            )
+            made.append(player)
+        Registration.objects.bulk_create([Registration(event=event, player=p) for p in made])
+        return made
+
+    # -- removing -------------------------------------------------------------------------------------
+
+    @transaction.atomic
+    def _remove(self) -> None:
+        """Delete the demo event, its games and the demo club's players (penalties first: they protect
+        games and players, and are otherwise never deleted)."""
+        event = Event.objects.filter(slug=EVENT_SLUG).first()
+        if event is not None:
+            Penalty.objects.filter(event=event).delete()
+            Hanchan.objects.filter(event=event).delete()
+            event.delete()
+        club = Club.objects.filter(slug=CLUB_SLUG).first()
+        if club is not None and not club.events.exists():
+            Player.objects.filter(club=club).filter(~Q(registrations__isnull=False)).delete()
+            if not club.players.exists():
+                club.delete()
+
+    # -- reporting ------------------------------------------------------------------------------------
+
+    def _summary(self, event: Event) -> None:
+        games = Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED)
+        by_mode = {mode: games.filter(entry_mode=mode).count() for mode in Hanchan.EntryMode.values}
+        self.stdout.write(
+            f"{event.club.name} / {event.name} ({event.slug}, {event.rules.preset}): "
+            f"{event.registrations.count()} players, {by_mode['hands']} games hand by hand, "
+            f"{by_mode['final_scores']} entered as final scores, "
+            f"{SeatResult.objects.filter(event=event).count()} seat results, "
+            f"{Penalty.objects.filter(event=event).count()} penalties."
+        )
+        self.stdout.write(
+            f"Login (local use only): {USERNAME} / {PASSWORD} — organiser of {event.club.name}."
+        )
