@@ -123,6 +123,19 @@ class HandForm(forms.Form):
     def extra_win_numbers(self) -> list[int]:
         return [i for i in EXTRA_WINS if f"winner_{i}" in self.fields]
 
+    @property
+    def has_extra_wins(self) -> bool:
+        """Whether a second winner is already filled in (the double-ron part then shows open)."""
+        return any(self[f"winner_{i}"].value() not in (None, "") for i in self.extra_win_numbers)
+
+    @property
+    def extra_win_rows(self) -> list[list[forms.BoundField]]:
+        """The second and third winners' fields, one row per winner, for the template."""
+        return [
+            [self[f"{name}_{i}"] for name in ("winner", "han", "fu", "yakuman")]
+            for i in self.extra_win_numbers
+        ]
+
     def _value_from_tiles(self, cleaned: dict[str, Any], winner: int, tsumo: bool) -> dict[str, Any] | None:
         if not cleaned.get("tiles"):
             return None

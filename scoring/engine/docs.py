@@ -43,27 +43,42 @@ def render() -> str:
         "|---|---|---|" + "---|" * len(presets),
     ]
     for name, setting in SETTINGS.items():
-        kind = " / ".join(setting.choices) if setting.choices else setting.kind.__name__.replace(
-            "tuple", "list").replace("int", "points" if "points" in name else "number")
+        kind = (
+            " / ".join(setting.choices)
+            if setting.choices
+            else setting.kind.__name__.replace("tuple", "list").replace(
+                "int", "points" if "points" in name else "number"
+            )
+        )
         if setting.kind is bool:
             kind = "yes / no"
         values = " | ".join(_cell(PRESETS[p][name]) for p in presets)
         lines.append(f"| `{name}` | {setting.meaning} | {kind} | {values} |")
-    lines += ["", "## Unverified values", "",
-              "rules.md marks these as taken from secondary sources or unverified. They are ordinary",
-              "settings: override them per event if your rules say otherwise.", ""]
+    lines += [
+        "",
+        "## Unverified values",
+        "",
+        "rules.md marks these as taken from secondary sources or unverified. They are ordinary",
+        "settings: override them per event if your rules say otherwise.",
+        "",
+    ]
     for (preset, name), note in UNVERIFIED.items():
         where = "all presets" if preset == "*" else f"`{preset}`"
         what = "" if name == "*" else f" `{name}`"
         lines.append(f"- {where}{what}: {note}.")
-    lines += ["", "## Notes", "",
-              "- Results sum exactly to the penalties, except where riichi sticks are lost at the end "
-              "(`leftover_sticks: lost`, or the remainder of a split between tied leaders rounded down to "
-              "100): then they sum to the penalties minus the lost sticks.",
-              "- Uma and oka shared by tied players are split in units of 100; the hundreds left over go one "
-              "each to the tied players earliest in seat order, so the shares always sum exactly.",
-              "- Under atamahane (`multiple_ron: atamahane`) a record lists only the nearest ron winner; a "
-              "triple ron under `triple_ron: abort` is recorded as an abortive draw.", ""]
+    lines += [
+        "",
+        "## Notes",
+        "",
+        "- Results sum exactly to the penalties, except where riichi sticks are lost at the end "
+        "(`leftover_sticks: lost`, or the remainder of a split between tied leaders rounded down to "
+        "100): then they sum to the penalties minus the lost sticks.",
+        "- Uma and oka shared by tied players are split in units of 100; the hundreds left over go one "
+        "each to the tied players earliest in seat order, so the shares always sum exactly.",
+        "- Under atamahane (`multiple_ron: atamahane`) a record lists only the nearest ron winner; a "
+        "triple ron under `triple_ron: abort` is recorded as an abortive draw.",
+        "",
+    ]
     return "\n".join(lines)
 
 

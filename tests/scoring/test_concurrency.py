@@ -52,11 +52,14 @@ def test_same_version_seen_twice_saves_one_hand(event, players, organiser):
     for _ in range(5):
         version = Hanchan.objects.get(pk=game.pk).version
         before = HandRow.objects.filter(hanchan=game).count()
-        outcomes = run_concurrently([
-            lambda h=h: services.record_hand(hanchan=Hanchan.objects.get(pk=game.pk), hand=h,
-                                             user=organiser, expected_version=version)
-            for h in hands
-        ])
+        outcomes = run_concurrently(
+            [
+                lambda h=h, version=version: services.record_hand(
+                    hanchan=Hanchan.objects.get(pk=game.pk), hand=h, user=organiser, expected_version=version
+                )
+                for h in hands
+            ]
+        )
         saved = [o for o in outcomes if isinstance(o, HandRow)]
         refused = [o for o in outcomes if isinstance(o, services.GameChanged)]
         assert len(saved) == 1 and len(refused) == 1, outcomes
@@ -66,11 +69,14 @@ def test_same_version_seen_twice_saves_one_hand(event, players, organiser):
 
 def test_concurrent_appends_get_distinct_numbers(event, players, organiser):
     game = services.start_game(event=event, players=players[:4], user=organiser)
-    outcomes = run_concurrently([
-        lambda: services.record_hand(hanchan=Hanchan.objects.get(pk=game.pk), hand=Hand.draw(()),
-                                     user=organiser)
-        for _ in range(4)
-    ])
+    outcomes = run_concurrently(
+        [
+            lambda: services.record_hand(
+                hanchan=Hanchan.objects.get(pk=game.pk), hand=Hand.draw(()), user=organiser
+            )
+            for _ in range(4)
+        ]
+    )
     assert all(isinstance(o, HandRow) for o in outcomes), outcomes
     numbers = sorted(HandRow.objects.filter(hanchan=game).values_list("number", flat=True))
     assert numbers == [1, 2, 3, 4]

@@ -9,7 +9,8 @@ DOC = Path(__file__).resolve().parents[3] / "docs" / "rulesets.md"
 
 
 def test_rulesets_doc_is_current():
-    assert DOC.read_text(encoding="utf-8") == render(), "run: python -m scoring.engine.docs > docs/rulesets.md"
+    hint = "run: python -m scoring.engine.docs > docs/rulesets.md"
+    assert DOC.read_text(encoding="utf-8") == render(), hint
 
 
 def test_every_setting_is_documented():

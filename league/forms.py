@@ -1,0 +1,231 @@
+"""Forms of the league's manage pages. They parse and show input; the services decide what is valid.
+
+The event form shows every ruleset setting in plain words (the engine's ``Setting.meaning``), initialised
+from a preset, so an organiser reads "Kiriage mangan: 4 han 30 fu … are paid as mangan" rather than a
+JSON key; only the settings that differ from the preset are sent to the service as overrides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from scoring.engine import PRESETS, SETTINGS, RulesetError, make_ruleset
+
+from .countries import COUNTRY_CHOICES
+from .models import Event
+
+DEFAULT_PRESET = "ema2016"
+
+PRESET_LABELS: dict[str, str] = {
+    "ema2016": "EMA 2016 (Riichi Competition Rules)",
+    "ema2025": "EMA 2025 (as 2016, with kiriage mangan)",
+    "wrc2022": "WRC 2022 (World Riichi Championship)",
+    "mleague": "M-League",
+    "tenhou": "Tenhou (online)",
+}
+
+# Words for choice values whose key alone reads badly.
+CHOICE_WORDS: dict[str, str] = {
+    "own_back": "own deposit back, the nearest the rest",
+    "seat_order": "earlier seat places higher",
+    "reverse_mangan": "reverse mangan at the table",
+    "one_more_hand": "one more hand",
+    "end_after_hand": "end after the current hand",
+    "none": "no time limit",
+    "first": "to the first place",
+    "lost": "lost",
+    "each": "each winner",
+    "win": "all three win",
+    "abort": "abortive draw",
+}
+
+POINTS_LIMIT = 10_000_000  # far above any real setting; keeps absurd numbers out of the JSON
+
+
+def preset_label(name: str) -> str:
+    """A preset's name for people (an unknown name is shown as it is)."""
+    return PRESET_LABELS.get(name, name)
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    return [(name, preset_label(name)) for name in PRESETS]
+
+
+def chosen_preset(value: Any) -> str:
+    """The preset named by a query parameter, or the default for anything else (never an error)."""
+    return value if isinstance(value, str) and value in PRESETS else DEFAULT_PRESET
+
+
+def _words(value: str) -> str:
+    text = CHOICE_WORDS.get(value, value.replace("_", " "))
+    return text[:1].upper() + text[1:]
+
+
+class UmaWidget(forms.MultiWidget):
+    """Four number inputs side by side: 1st, 2nd, 3rd, 4th place."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        places = ("1st", "2nd", "3rd", "4th")
+        super().__init__(
+            [
+                forms.NumberInput(attrs={"aria-label": f"Uma for {p} place", "inputmode": "numeric"})
+                for p in places
+            ],
+            attrs,
+        )
+
+    def decompress(self, value: Any) -> list[Any]:
+        if isinstance(value, list | tuple) and len(value) == 4:
+            return list(value)
+        return [None, None, None, None]
+
+
+class UmaField(forms.MultiValueField):
+    """Uma as four whole numbers of points; the engine checks that they sum to 0 and do not increase."""
+
+    widget = UmaWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        fields = [forms.IntegerField(min_value=-POINTS_LIMIT, max_value=POINTS_LIMIT) for _ in range(4)]
+        super().__init__(fields=fields, require_all_fields=True, **kwargs)
+
+    def compress(self, data_list: list[Any]) -> list[int] | None:
+        return list(data_list) if data_list else None
+
+
+def setting_field(name: str) -> forms.Field:
+    """The form field for one ruleset setting, labelled with what it means."""
+    setting = SETTINGS[name]
+    label = setting.meaning
+    if name == "uma":
+        return UmaField(label=label)
+    if setting.kind is bool:
+        return forms.BooleanField(label=label, required=False)
+    if setting.kind is int:
+        return forms.IntegerField(
+            label=label,
+            min_value=0,
+            max_value=POINTS_LIMIT,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        )
+    if setting.kind is str:
+        return forms.ChoiceField(label=label, choices=[(c, _words(c)) for c in setting.choices])
+    return forms.MultipleChoiceField(
+        label=label,
+        required=False,
+        choices=[(c, _words(c)) for c in setting.choices],
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+
+class EventForm(forms.Form):
+    """A new event: who, when, where, and its rules as a preset plus settings in plain words."""
+
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(
+        max_length=80, required=False, help_text="The event's address. Leave blank to make it from the name."
+    )
+    kind = forms.ChoiceField(choices=Event.Kind.choices)
+    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    city = forms.CharField(max_length=80, required=False)
+    country = forms.ChoiceField(choices=[("", "—")] + COUNTRY_CHOICES, required=False)
+    visibility = forms.ChoiceField(choices=Event.Visibility.choices)
+    min_games = forms.IntegerField(
+        label="Minimum games",
+        min_value=0,
+        max_value=10_000,
+        initial=0,
+        help_text="Games a player needs to be ranked in the standings (0: everyone is ranked).",
+    )
+    preset = forms.ChoiceField(
+        label="Rules preset",
+        choices=preset_choices,
+        help_text="Choosing a preset fills in its settings below; change any setting your event plays "
+        "differently.",
+    )
+
+    def __init__(self, *args: Any, preset: str = DEFAULT_PRESET, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = chosen_preset(preset)
+        self.fields["preset"].initial = preset
+        for name in SETTINGS:
+            field = setting_field(name)
+            field.initial = PRESETS[preset][name]
+            self.fields[name] = field
+
+    def clean(self) -> dict[str, Any]:
+        """Ask the engine about the settings now, so that a ruleset error shows with the other errors
+        (the service asks again before saving: the engine stays the one place for these rules)."""
+        cleaned = super().clean() or {}
+        if "preset" in cleaned and all(name in cleaned for name in SETTINGS):
+            try:
+                make_ruleset(cleaned["preset"], self.overrides())
+            except RulesetError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+        return cleaned
+
+    def setting_fields(self) -> list[forms.BoundField]:
+        """The ruleset settings, for the template's "Rules" fieldset."""
+        return [self[name] for name in SETTINGS]
+
+    def event_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in SETTINGS and name != "preset"]
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from the chosen preset (call after ``is_valid()``)."""
+        base = PRESETS[self.cleaned_data["preset"]]
+        out: dict[str, Any] = {}
+        for name, setting in SETTINGS.items():
+            value = self.cleaned_data[name]
+            if setting.kind is tuple and name != "uma":
+                value = [c for c in setting.choices if c in value]
+                if sorted(value) == sorted(base[name]):
+                    continue
+            if value != base[name]:
+                out[name] = value
+        return out
+
+
+class RegisterPlayerForm(forms.Form):
+    """One player for an event; the service finds them among the club's players or creates them."""
+
+    display_name = forms.CharField(max_length=80, help_text="The name shown in standings.")
+    given_name = forms.CharField(max_length=80, required=False)
+    family_name = forms.CharField(max_length=80, required=False)
+    ema_number = forms.CharField(
+        label="EMA number",
+        max_length=20,
+        required=False,
+        help_text="8 digits, leading zeros included (e.g. 04390002). Optional.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    country = forms.ChoiceField(choices=[("", "—")] + COUNTRY_CHOICES, required=False)
+
+
+class RegisterPlayersCsvForm(forms.Form):
+    """Several players pasted from a spreadsheet, one per line."""
+
+    csv = forms.CharField(
+        label="Players, one per line",
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ann, Ann, Martin, 04390002, FR"}),
+        help_text="display name, given name, family name, EMA number, country — EMA number and country "
+        "may be left out; the country is a two-letter (FR) or EMA (FRA) code. A header line is ignored.",
+    )
+
+
+def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Put a service's ValidationError on the form: on the field it names when the form has that field,
+    otherwise at the top of the form (so no message is ever lost)."""
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc)
+        return
+    for key, errors in exc.error_dict.items():
+        target = key if key in form.fields else None
+        if target is None and key != NON_FIELD_ERRORS:
+            errors = [ValidationError(f"{key.replace('_', ' ')}: {m}") for e in errors for m in e.messages]
+        form.add_error(target, errors)

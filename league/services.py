@@ -1,0 +1,395 @@
+"""Writes of the league app: create events, register players (one at a time or pasted as CSV lines).
+
+Every service takes keyword arguments, runs in one transaction and validates with ``full_clean`` before
+saving, so that a wrong entry saves nothing. Errors are Django ``ValidationError``s keyed by the form
+field they belong to, so views can put them next to the field.
+
+The design's audit trail (``scoring.services.history``) is scoring's: league must not import it (league
+imports only ``scoring.engine``), so league writes are logged with Python logging instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from scoring.engine import RulesetError, make_ruleset
+
+from .countries import COUNTRIES
+from .models import Club, Event, Player, Registration, validate_ema_prefix
+
+logger = logging.getLogger("tenbou.league")
+
+# Upper-case EMA code / English name -> ISO alpha-2, for the lenient country parsing below.
+_BY_EMA_CODE = {ema: iso for iso, (_, ema) in COUNTRIES.items()}
+_BY_NAME = {name.upper(): iso for iso, (name, _) in COUNTRIES.items()}
+
+_EMA_NUMBER = re.compile(r"[0-9]{8}")  # not \d: that also matches non-ASCII digits
+
+# Labels used to name a field in a per-line CSV error ("line 3: display name: …").
+_LABELS = {
+    "display_name": "display name",
+    "given_name": "given name",
+    "family_name": "family name",
+    "ema_number": "EMA number",
+    "country": "country",
+}
+
+CSV_COLUMNS = "display name, given name, family name, EMA number, country"
+
+
+# -- small parsers shared by the services and the forms ------------------------------------------------
+
+
+def parse_country(value: str) -> str:
+    """An ISO alpha-2 code from what an organiser types: ``fr``, ``FRA`` (EMA code) or ``France``.
+
+    Organisers copy player lists from EMA pages (three-letter codes) as often as from spreadsheets
+    (two-letter codes), so both are accepted; the database stores ISO alpha-2 only.
+    """
+    text = (value or "").strip()
+    if not text:
+        return ""
+    upper = text.upper() if text.isascii() else ""
+    if upper in COUNTRIES:
+        return upper
+    if upper in _BY_EMA_CODE:
+        return _BY_EMA_CODE[upper]
+    if upper in _BY_NAME:
+        return _BY_NAME[upper]
+    raise ValidationError(
+        {
+            "country": f"Country {text!r} is not known: use the two-letter ISO code (FR) or the "
+            "EMA three-letter code (FRA)."
+        }
+    )
+
+
+def parse_ema_number(value: str | None) -> str | None:
+    """The EMA number as stored (8 ASCII digits) or ``None``; the message names the number and the rule."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if not _EMA_NUMBER.fullmatch(text):
+        raise ValidationError(
+            {"ema_number": f"EMA number {text} must be 8 digits, leading zeros included (e.g. 04390002)."}
+        )
+    try:
+        validate_ema_prefix(text)
+    except ValidationError as exc:
+        raise ValidationError({"ema_number": exc.messages}) from None
+    return text
+
+
+def _merge(errors: dict[str, list[str]], exc: ValidationError) -> None:
+    """Add a ValidationError's messages to ``errors`` (field -> messages)."""
+    for key, messages in (
+        exc.message_dict if hasattr(exc, "error_dict") else {NON_FIELD_ERRORS: exc.messages}
+    ).items():
+        errors.setdefault(key, []).extend(messages)
+
+
+# -- events ---------------------------------------------------------------------------------------------
+
+
+def _free_slug(base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``… — the first slug no event uses yet."""
+    base = base[:72].strip("-") or "event"
+    taken = set(Event.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+@transaction.atomic
+def create_event(
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    kind: str,
+    preset: str,
+    overrides: dict[str, Any],
+    visibility: str,
+    min_games: int,
+    start_date: date | None,
+    end_date: date | None,
+    city: str,
+    country: str,
+    user: Any,
+) -> Event:
+    """A new event of ``club``, storing the *effective* ruleset (the preset with ``overrides`` applied).
+
+    Storing every setting rather than a preset name means a later correction to a preset never changes
+    the results of an event already played. A blank ``slug`` is made from the name (and made unique);
+    a slug the organiser typed that is taken is an error on the slug field instead, since they chose it.
+    """
+    try:
+        rules = make_ruleset(preset, overrides)
+    except RulesetError as exc:
+        raise ValidationError({exc.field or NON_FIELD_ERRORS: exc.message}) from None
+    slug = (slug or "").strip() or _free_slug(slugify(name or ""))
+    event = Event(
+        club=club,
+        name=(name or "").strip(),
+        slug=slug,
+        kind=kind,
+        ruleset=rules.to_dict(),
+        visibility=visibility,
+        min_games=min_games,
+        start_date=start_date,
+        end_date=end_date,
+        city=(city or "").strip(),
+        country=parse_country(country),
+    )
+    event.full_clean()
+    try:
+        with transaction.atomic():
+            event.save()
+    except IntegrityError:  # another organiser took the slug between the check and the save
+        raise ValidationError({"slug": "An event with this slug already exists."}) from None
+    logger.info("event %s created in club %s by %s", event.slug, club.slug, user)
+    return event
+
+
+# -- registrations --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Plan:
+    """What registering one player will do: reuse ``player`` (saved) or create it (unsaved)."""
+
+    player: Player
+    is_new: bool
+    changed: list[str] = field(default_factory=list)  # blank fields of a reused player to fill in
+
+
+def _clean_player_data(
+    *, display_name: str, given_name: str, family_name: str, ema_number: str | None, country: str
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Normalised values and the errors of the fields that can be checked without the database."""
+    errors: dict[str, list[str]] = {}
+    data: dict[str, Any] = {
+        "display_name": (display_name or "").strip(),
+        "given_name": (given_name or "").strip(),
+        "family_name": (family_name or "").strip(),
+        "ema_number": None,
+        "country": "",
+    }
+    if not data["display_name"]:
+        errors["display_name"] = ["A display name is needed (the name shown in standings)."]
+    try:
+        data["ema_number"] = parse_ema_number(ema_number)
+    except ValidationError as exc:
+        _merge(errors, exc)
+    try:
+        data["country"] = parse_country(country)
+    except ValidationError as exc:
+        _merge(errors, exc)
+    return data, errors
+
+
+def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, list[str]]) -> _Plan | None:
+    """Find the player to register (by EMA number anywhere, else by display name in the event's club)
+    or prepare a new one; add what is wrong to ``errors``.
+
+    An EMA number identifies a person across clubs (a tournament registers players from everywhere), so
+    it wins over the display name; a family name that disagrees with the stored one is reported, because
+    it most likely means a mistyped EMA number.
+    """
+    if errors:
+        return None
+    ema, name = data["ema_number"], data["display_name"]
+    player: Player | None = None
+    if ema:
+        player = Player.objects.select_related("club").filter(ema_number=ema).first()
+        if player is not None:
+            for key in ("given_name", "family_name"):
+                if data[key] and getattr(player, key) and data[key].lower() != getattr(player, key).lower():
+                    known = " ".join(filter(None, [player.given_name, player.family_name]))
+                    typed = " ".join(filter(None, [data["given_name"], data["family_name"]]))
+                    errors["ema_number"] = [f"EMA number {ema} belongs to {known}, not {typed}."]
+                    return None
+    if player is None:
+        same_name = list(Player.objects.filter(club=event.club_id, display_name__iexact=name))
+        exact = [p for p in same_name if p.display_name == name]
+        player = (exact or same_name or [None])[0]
+        if player is not None and ema and player.ema_number and player.ema_number != ema:
+            errors["ema_number"] = [
+                f"{player.display_name} of {event.club} already has EMA number {player.ema_number}, "
+                f"not {ema}."
+            ]
+            return None
+    if player is None:
+        new = Player(club=event.club, **data)
+        try:
+            new.full_clean()
+        except ValidationError as exc:
+            _merge(errors, exc)
+            return None
+        return _Plan(player=new, is_new=True)
+    if Registration.objects.filter(event=event, player=player).exists():
+        errors[NON_FIELD_ERRORS] = [f"{player.display_name} is already registered in {event.name}."]
+        return None
+    changed = [
+        key
+        for key in ("given_name", "family_name", "ema_number", "country")
+        if data[key] and not getattr(player, key)
+    ]
+    for key in changed:
+        setattr(player, key, data[key])
+    if changed:
+        try:
+            player.full_clean()
+        except ValidationError as exc:
+            _merge(errors, exc)
+            return None
+    return _Plan(player=player, is_new=False, changed=changed)
+
+
+def _carry_out(event: Event, plan: _Plan) -> Registration:
+    """Save what a plan says; the caller holds the transaction."""
+    if plan.is_new:
+        plan.player.save()
+    elif plan.changed:
+        plan.player.save(update_fields=plan.changed)
+    registration = Registration(event=event, player=plan.player)
+    registration.full_clean()
+    registration.save()
+    return registration
+
+
+def _saved(event: Event, plans: list[_Plan]) -> list[Registration]:
+    """Carry out all plans, turning a clash with a concurrent registration into a ValidationError."""
+    try:
+        with transaction.atomic():
+            return [_carry_out(event, plan) for plan in plans]
+    except IntegrityError:
+        raise ValidationError(
+            "Someone registered one of these players at the same time: nothing was saved, try again."
+        ) from None
+
+
+@transaction.atomic
+def register_player(
+    *,
+    event: Event,
+    display_name: str,
+    given_name: str,
+    family_name: str,
+    ema_number: str | None,
+    country: str,
+    user: Any,
+) -> Registration:
+    """Register one player in ``event``, creating the player in the event's club if they are new.
+
+    A player already known (same EMA number, or same display name in the club) is reused, and blank
+    details (names, EMA number, country) are filled in from this entry — the EMA export needs them.
+    """
+    data, errors = _clean_player_data(
+        display_name=display_name,
+        given_name=given_name,
+        family_name=family_name,
+        ema_number=ema_number,
+        country=country,
+    )
+    plan = _plan_registration(event, data, errors)
+    if errors or plan is None:
+        raise ValidationError(errors)
+    (registration,) = _saved(event, [plan])
+    logger.info("%s registered in %s by %s", registration.player, event.slug, user)
+    return registration
+
+
+def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of the lines that hold a player: blank lines and a header are skipped."""
+    rows: list[tuple[int, list[str]]] = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            fields = next(csv.reader([line], skipinitialspace=True), [])
+        except csv.Error:
+            fields = line.split(",")
+        fields = [f.strip() for f in fields]
+        if not rows and fields and fields[0].lower().startswith("display"):
+            rows.append((number, []))  # the header: a placeholder so only the first line can be one
+            continue
+        rows.append((number, fields))
+    return [(n, f) for n, f in rows if f]
+
+
+def _line_messages(number: int, errors: dict[str, list[str]]) -> list[str]:
+    """``line 3: …`` messages, naming the column unless the message already does."""
+    out = []
+    for key, messages in errors.items():
+        label = _LABELS.get(key, "")
+        for message in messages:
+            if label and not message.lower().startswith(label.lower()):
+                message = f"{label}: {message}"
+            out.append(f"line {number}: {message}")
+    return out
+
+
+@transaction.atomic
+def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registration]:
+    """Register the players pasted as CSV lines ``display name, given name, family name[, EMA number
+    [, country]]``; all of them or none.
+
+    Every line is checked before anything is written, and the error lists every wrong line, so an
+    organiser fixes the paste once instead of discovering errors one save at a time. Two lines naming
+    the same player (same EMA number, display name or known player) are an error too.
+    """
+    messages: list[str] = []
+    plans: list[_Plan] = []
+    seen: dict[tuple[str, Any], int] = {}
+    rows = _csv_rows(text)
+    if not rows:
+        raise ValidationError(f"Paste at least one line: {CSV_COLUMNS}.")
+    for number, fields in rows:
+        if len(fields) < 3 or len(fields) > 5:
+            messages.append(
+                f"line {number}: expected 3 to 5 values separated by commas ({CSV_COLUMNS}; EMA number "
+                f"and country may be left out), found {len(fields)}"
+            )
+            continue
+        fields += [""] * (5 - len(fields))
+        data, errors = _clean_player_data(
+            display_name=fields[0],
+            given_name=fields[1],
+            family_name=fields[2],
+            ema_number=fields[3],
+            country=fields[4],
+        )
+        plan = _plan_registration(event, data, errors)
+        if errors or plan is None:
+            messages.extend(_line_messages(number, errors))
+            continue
+        keys = [("name", data["display_name"].lower())]
+        if data["ema_number"]:
+            keys.append(("ema", data["ema_number"]))
+        if not plan.is_new:
+            keys.append(("player", plan.player.pk))
+        clash = next((seen[k] for k in keys if k in seen), None)
+        if clash is not None:
+            messages.append(f"line {number}: same player as line {clash} ({data['display_name']})")
+            continue
+        for key in keys:
+            seen[key] = number
+        plans.append(plan)
+    if messages:
+        raise ValidationError(messages)
+    registrations = _saved(event, plans)
+    logger.info("%d players registered in %s from CSV by %s", len(registrations), event.slug, user)
+    return registrations
