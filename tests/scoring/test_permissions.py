@@ -1,0 +1,153 @@
+"""A permission matrix over every scoring URL: anonymous, player, organiser of another club, the
+organiser, staff. Someone else's game or event answers 404 and nothing changes."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from league.models import Hanchan
+from scoring import services, urls_manage, urls_public
+from scoring.engine import Hand, Win
+from scoring.models import Hand as HandRow
+from scoring.models import HistoryEntry, Penalty
+
+pytestmark = pytest.mark.django_db
+
+# (URL name, argument kind, method, what the organiser gets for an empty request)
+MATRIX = [
+    ("scoring:game", "game", "get", 200),
+    ("scoring_manage:games", "event", "get", 200),
+    ("scoring_manage:game_new", "event", "get", 200),
+    ("scoring_manage:game_new", "event", "post", 200),
+    ("scoring_manage:penalties", "event", "get", 200),
+    ("scoring_manage:penalties", "event", "post", 422),
+    ("scoring_manage:penalty_cancel", "penalty", "post", 302),
+    ("scoring_manage:game", "game", "get", 200),
+    ("scoring_manage:hand_add", "game", "post", 422),
+    ("scoring_manage:preview", "game", "post", 200),
+    ("scoring_manage:hand_correct", "hand", "get", 200),
+    ("scoring_manage:hand_correct", "hand", "post", 422),
+    ("scoring_manage:undo", "game", "post", 302),
+    ("scoring_manage:finish", "game", "post", 302),
+    ("scoring_manage:void", "game", "post", 302),
+    ("scoring_manage:reopen", "game", "post", 302),
+    ("scoring_manage:final_scores", "game", "post", 422),
+]
+
+
+@pytest.fixture
+def game(event, players, organiser):
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)
+    return game
+
+
+@pytest.fixture
+def penalty(event, players, organiser):
+    return services.add_penalty(event=event, player=players[0], points=-1000, reason="late", user=organiser)
+
+
+def test_the_matrix_covers_every_scoring_url():
+    names = {f"scoring:{p.name}" for p in urls_public.urlpatterns}
+    names |= {f"scoring_manage:{p.name}" for p in urls_manage.urlpatterns}
+    assert names == {name for name, *_ in MATRIX}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "other_organiser", "organiser", "staff"])
+@pytest.mark.parametrize(("name", "arg", "method", "allowed"), MATRIX)
+def test_permission_matrix(users, event, game, penalty, role, name, arg, method, allowed):
+    args = {
+        "game": [game.pk],
+        "event": [event.slug],
+        "hand": [game.pk, 1],
+        "penalty": [event.slug, penalty.pk],
+    }[arg]
+    client = Client()
+    if users[role] is not None:
+        client.force_login(users[role])
+    before = (HandRow.objects.count(), Hanchan.objects.get(pk=game.pk).version, Penalty.objects.count())
+    response = getattr(client, method)(reverse(name, args=args))
+    if name.startswith("scoring:"):
+        assert response.status_code == 200
+    elif role == "anonymous":
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    elif role in ("player", "other_organiser"):
+        assert response.status_code == 404
+    else:
+        assert response.status_code == allowed
+    if role != "organiser" and role != "staff":
+        after = (HandRow.objects.count(), Hanchan.objects.get(pk=game.pk).version, Penalty.objects.count())
+        assert after == before
+
+
+def test_members_only_game_needs_a_login(event, game, player_user):
+    event.visibility = "members"
+    event.save()
+    url = reverse("scoring:game", args=[game.pk])
+    assert Client().get(url).status_code == 404
+    client = Client()
+    client.force_login(player_user)
+    assert client.get(url).status_code == 200
+
+
+FIELDS = [
+    "result",
+    "winner",
+    "loser",
+    "han",
+    "fu",
+    "yakuman",
+    "pao",
+    "riichi",
+    "tenpai",
+    "seat",
+    "winner_2",
+    "han_2",
+    "fu_2",
+    "tiles",
+    "win_tile",
+    "melds",
+    "dora",
+    "version",
+]
+junk = st.one_of(
+    st.text(max_size=12),
+    st.integers(-5, 200).map(str),
+    st.sampled_from(["", "0", "3", "ron", "tsumo", "draw", "chombo", "abort", "13", "25", "20"]),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=10))
+def test_hand_entry_never_fails_on_junk(data, game, organiser):
+    """Whatever is posted, the entry page answers with a form (or a redirect after a legal hand)."""
+    client = Client()
+    client.force_login(organiser)
+    hands_before = HandRow.objects.count()
+    for name in ("scoring_manage:hand_add", "scoring_manage:preview"):
+        response = client.post(reverse(name, args=[game.pk]), data)
+        assert response.status_code in (200, 302, 409, 422)
+    if response.status_code != 302:
+        assert HandRow.objects.count() in (hands_before, hands_before + 1)
+
+
+def test_history_records_who_and_why(game, organiser):
+    services.correct_hand(
+        hanchan=game, number=1, hand=Hand.ron(2, Win(0, 2, 40)), user=organiser, reason="miscounted dora"
+    )
+    entry = HistoryEntry.objects.get(action="hand corrected")
+    assert (entry.user, entry.reason) == (organiser, "miscounted dora")
+    assert entry.before["wins"][0]["han"] == 3 and entry.after["wins"][0]["han"] == 2
+
+
+def test_login_is_throttled(organiser, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    client = Client()
+    for _ in range(3):
+        client.post(reverse("login"), {"username": "olga", "password": "wrong"})
+    locked = client.post(reverse("login"), {"username": "olga", "password": "organiser-pass-123"})
+    assert locked.status_code == 429
