@@ -34,6 +34,7 @@ from django.utils.dateparse import parse_datetime
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 from scoring.models import Hand, Penalty, Win
+from scoring.records import hand_row, win_rows
 from scoring.services import history
 from scoring.services.sync import refresh
 
@@ -302,27 +303,10 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
         ]
     )
     rows = Hand.objects.bulk_create(
-        [
-            Hand(
-                hanchan=hanchan,
-                number=number,
-                result=hand.result,
-                loser=hand.loser,
-                riichi=sorted(hand.riichi),
-                tenpai=sorted(hand.tenpai),
-                nagashi=sorted(hand.nagashi),
-                chombo_seat=hand.seat,
-                abort_reason=hand.reason or "",
-            )
-            for number, hand in enumerate(record.hands, start=1)
-        ]
+        [hand_row(hanchan, number, hand) for number, hand in enumerate(record.hands, start=1)]
     )
     Win.objects.bulk_create(
-        [
-            Win(hand=row, winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
-            for row, hand in zip(rows, record.hands, strict=True)
-            for w in hand.wins
-        ]
+        [w for row, hand in zip(rows, record.hands, strict=True) for w in win_rows(row, hand)]
     )
     Penalty.objects.bulk_create(
         [

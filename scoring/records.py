@@ -70,3 +70,34 @@ def game_record(hanchan: Hanchan) -> engine.GameRecord:
         players=tuple(s.player.display_name for s in seats),
         penalties=tuple(penalties),
     )
+
+
+def hand_row(hanchan: Hanchan, number: int, hand: engine.Hand) -> Hand:
+    """An unsaved row holding the facts of an engine hand (the derived columns are filled by sync)."""
+    return Hand(
+        hanchan=hanchan,
+        number=number,
+        result=hand.result,
+        loser=hand.loser,
+        riichi=sorted(hand.riichi),
+        tenpai=sorted(hand.tenpai),
+        nagashi=sorted(hand.nagashi),
+        chombo_seat=hand.seat,
+        abort_reason=hand.reason or "",
+    )
+
+
+def win_rows(row: Hand, hand: engine.Hand, tiles: list | None = None) -> list[Win]:
+    """Unsaved win rows of a hand; ``tiles`` optionally holds each win's tiles as entered."""
+    return [
+        Win(
+            hand=row,
+            winner=w.winner,
+            han=w.han,
+            fu=w.fu,
+            yakuman=w.yakuman,
+            pao=w.pao,
+            tiles=tiles[i] if tiles and i < len(tiles) else None,
+        )
+        for i, w in enumerate(hand.wins)
+    ]

@@ -17,7 +17,7 @@ from league.models import Hanchan
 from scoring import engine
 from scoring.models import Hand, Win
 from scoring.records import engine_hand as _engine_hand
-from scoring.records import engine_hands
+from scoring.records import engine_hands, hand_row, win_rows
 
 from . import history
 from .errors import GameChanged, as_validation_error
@@ -48,31 +48,9 @@ def _check_open(hanchan: Hanchan) -> None:
 
 
 def _write(hanchan: Hanchan, number: int, hand: engine.Hand, tiles: list[Any] | None = None) -> Hand:
-    row = Hand.objects.create(
-        hanchan=hanchan,
-        number=number,
-        result=hand.result,
-        loser=hand.loser,
-        riichi=sorted(hand.riichi),
-        tenpai=sorted(hand.tenpai),
-        nagashi=sorted(hand.nagashi),
-        chombo_seat=hand.seat,
-        abort_reason=hand.reason or "",
-    )
-    Win.objects.bulk_create(
-        [
-            Win(
-                hand=row,
-                winner=w.winner,
-                han=w.han,
-                fu=w.fu,
-                yakuman=w.yakuman,
-                pao=w.pao,
-                tiles=(tiles[i] if tiles and i < len(tiles) else None),
-            )
-            for i, w in enumerate(hand.wins)
-        ]
-    )
+    row = hand_row(hanchan, number, hand)
+    row.save()
+    Win.objects.bulk_create(win_rows(row, hand, tiles))
     return row
 
 
