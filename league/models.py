@@ -81,7 +81,7 @@ class Player(models.Model):
         return self.display_name
 
     def get_absolute_url(self) -> str:
-        return reverse("league:player", args=[self.pk])
+        return reverse("scoring:player", args=[self.pk])
 
     def clean(self) -> None:
         if self.ema_number == "":
@@ -134,7 +134,7 @@ class Event(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("league:event", args=[self.slug])
+        return reverse("scoring:event", args=[self.slug])
 
     @property
     def rules(self) -> Ruleset:

@@ -1,4 +1,4 @@
-"""Public URLs of the league app: events and players."""
+"""Public URLs of the league app: the list of events."""
 
 from django.urls import path
 
@@ -8,6 +8,4 @@ app_name = "league"
 
 urlpatterns = [
     path("events/", public.event_list, name="events"),
-    path("events/<slug:slug>/", public.event_detail, name="event"),
-    path("players/<int:pk>/", public.player_detail, name="player"),
 ]

@@ -1,4 +1,4 @@
-"""Public URLs of the scoring app: game pages."""
+"""Public URLs of the scoring app: event (standings), player and game pages."""
 
 from django.urls import path
 
@@ -7,5 +7,7 @@ from .views import public
 app_name = "scoring"
 
 urlpatterns = [
+    path("events/<slug:slug>/", public.event, name="event"),
+    path("players/<int:pk>/", public.player, name="player"),
     path("games/<int:pk>/", public.game, name="game"),
 ]

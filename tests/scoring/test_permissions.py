@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db
 # (URL name, argument kind, method, what the organiser gets for an empty request)
 MATRIX = [
     ("scoring:game", "game", "get", 200),
+    ("scoring:event", "event", "get", 200),
+    ("scoring:player", "player", "get", 200),
     ("scoring_manage:games", "event", "get", 200),
     ("scoring_manage:game_new", "event", "get", 200),
     ("scoring_manage:game_new", "event", "post", 200),
@@ -59,8 +61,9 @@ def test_the_matrix_covers_every_scoring_url():
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "other_organiser", "organiser", "staff"])
 @pytest.mark.parametrize(("name", "arg", "method", "allowed"), MATRIX)
-def test_permission_matrix(users, event, game, penalty, role, name, arg, method, allowed):
+def test_permission_matrix(users, event, players, game, penalty, role, name, arg, method, allowed):
     args = {
+        "player": [players[0].pk],
         "game": [game.pk],
         "event": [event.slug],
         "hand": [game.pk, 1],
