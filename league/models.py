@@ -123,6 +123,21 @@ class Event(models.Model):
     tie_break = models.CharField(
         max_length=40, choices=TieBreak.choices, default=TieBreak.POINTS_PLACEMENT_GAMES
     )
+
+    class SubstituteCredit(models.TextChoices):
+        REGISTERED = "registered", "The registered player gets the substitute's result"
+        FIXED = "fixed", "The registered player gets a fixed result"
+
+    substitute_credit = models.CharField(
+        max_length=12,
+        choices=SubstituteCredit.choices,
+        default=SubstituteCredit.REGISTERED,
+        help_text="How a game played by a substitute counts for the registered player it replaces.",
+    )
+    substitute_fixed_result = models.IntegerField(
+        default=0, help_text="The result credited to a replaced player when substitutes earn a fixed result."
+    )
+    seating_seed = models.PositiveIntegerField(default=1, help_text="Seed of the generated seating.")
     ema_days = models.PositiveSmallIntegerField("days (MERS)", default=1)
     ema_qualification = models.BooleanField("qualification required (MERS)", default=False)
     created_at = models.DateTimeField(default=timezone.now)

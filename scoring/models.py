@@ -183,3 +183,38 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one finished game, per rating system and scope.
+
+    ``event`` is the scope: an event's own rating, or the lifetime rating when it is empty. Rebuilt from
+    the seat results whenever a finished game is corrected, voided or reopened.
+    """
+
+    class System(models.TextChoices):
+        TENHOU = "tenhou", "Tenhou R"
+        OPENSKILL = "openskill", "OpenSkill"
+
+    system = models.CharField(max_length=10, choices=System.choices)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="rating_changes")
+    games = models.PositiveIntegerField(help_text="Games rated in this scope, this one included.")
+    before = models.FloatField()
+    after = models.FloatField()
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "hanchan_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["system", "event", "player", "hanchan"], name="unique_rating_change"
+            ),
+        ]
+        indexes = [models.Index(fields=["system", "event", "player", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.system}: {self.before:.1f} → {self.after:.1f}"

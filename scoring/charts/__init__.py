@@ -1,0 +1,1 @@
+"""SVG charts (pygal) for the public pages. Presentation only: the figures come from selectors."""
