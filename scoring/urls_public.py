@@ -8,6 +8,8 @@ app_name = "scoring"
 
 urlpatterns = [
     path("events/<slug:slug>/", public.event, name="event"),
+    path("events/<slug:slug>/standings.csv", public.standings_csv, name="standings_csv"),
     path("players/<int:pk>/", public.player, name="player"),
     path("games/<int:pk>/", public.game, name="game"),
+    path("events/<slug:slug>/ratings/", public.ratings, name="ratings"),
 ]

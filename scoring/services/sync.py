@@ -12,6 +12,7 @@ from django.utils import timezone
 from league.models import Hanchan
 from scoring import engine
 from scoring.models import Hand, HandSeat, SeatResult, Win
+from scoring.ratings import schedule_rebuild
 from scoring.records import engine_hand, penalty_points, seat_of, stored_hands
 
 from .errors import as_validation_error
@@ -35,6 +36,8 @@ def refresh(hanchan: Hanchan) -> engine.Replay | None:
         played, stored = replay_stored(hanchan)
         _write_hands(hanchan, played, stored, rules)
     _write_results(hanchan, played, rules)
+    # After the commit, once per transaction: ratings from this game on (scoring/ratings.py says why).
+    schedule_rebuild(hanchan)
     return played
 
 
@@ -129,6 +132,12 @@ def _write_results(hanchan: Hanchan, played: engine.Replay | None, rules: engine
         if seat is not None:
             chombos[seat] += 1
     finished_at = hanchan.finished_at or timezone.now()
+    results = list(final.results)
+    event = hanchan.event
+    if event.substitute_credit == event.SubstituteCredit.FIXED:
+        # A substitute's game counts for the replaced player as a fixed result, whatever was played.
+        for seat in hanchan.seats.filter(on_behalf_of__isnull=False).values_list("seat", flat=True):
+            results[seat] = event.substitute_fixed_result
     SeatResult.objects.bulk_create(
         [
             SeatResult(
@@ -141,7 +150,7 @@ def _write_results(hanchan: Hanchan, played: engine.Replay | None, rules: engine
                 uma=final.uma[seat],
                 oka=final.oka[seat],
                 penalties=final.penalties[seat],
-                result=final.results[seat],
+                result=results[seat],
                 chombos=chombos[seat],
                 finished_at=finished_at,
             )

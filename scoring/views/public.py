@@ -2,23 +2,49 @@
 
 Readable by anyone who may see the event; members-only events need a login."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from league.forms import preset_label
 from league.models import Player, Registration
 from league.permissions import visible_event_or_404, visible_events
+from scoring.charts import game as game_charts
+from scoring.charts import player as player_charts
+from scoring.filters import StandingsFilter
+from scoring.models import RatingChange
+from scoring.ratings import current_ratings
 from scoring.selectors import game_view, visible_game_or_404
+from scoring.standings import latest_games, standings
+from scoring.statistics import player_page
+from scoring.tables import UNRANKED_PREFIX, configured_tables, export_rows, to_csv
 
 
 def game(request: HttpRequest, pk: int) -> HttpResponse:
+    """A game: players, result, hand log and the chart of the scores through the hands."""
     hanchan = visible_game_or_404(request.user, pk)
-    return render(request, "scoring/public/game.html", {"game": game_view(hanchan), "hanchan": hanchan})
+    view = game_view(hanchan)
+    return render(
+        request,
+        "scoring/public/game.html",
+        {"game": view, "hanchan": hanchan, "score_chart": game_charts.score_progression(view)},
+    )
 
 
 def event(request: HttpRequest, slug: str) -> HttpResponse:
-    """An event: club, dates, rules in words and registered players (standings come in a block)."""
+    """An event: its standings (filtered, sortable, paged, downloadable as the same CSV), its latest games,
+    then club, dates, rules in words and registered players."""
     event = visible_event_or_404(request.user, slug)
+    filters = StandingsFilter(request.GET, event=event)
+    options = filters.options()
+    ranked, unranked = configured_tables(request, standings(event, **options), paginate=True)
+    # The download repeats the filters (the event's minimum made explicit) and both sort orders.
+    query = QueryDict(mutable=True)
+    if filters.is_valid():
+        query.update(filters.data)
+    for key in ("sort", f"{UNRANKED_PREFIX}sort"):
+        if request.GET.get(key):
+            query[key] = request.GET[key]
     registrations = Registration.objects.filter(event=event).select_related("player")
     return render(
         request,
@@ -28,16 +54,66 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "rules": event.rules.describe(),
             "preset_label": preset_label(event.rules.preset),
             "registrations": registrations,
+            "filters": filters,
+            "min_games": options["min_games"],
+            "ranked": ranked,
+            "unranked": unranked,
+            "csv_url": f"{reverse('scoring:standings_csv', args=[event.slug])}?{query.urlencode()}",
+            "latest_games": latest_games(event),
         },
     )
 
 
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as CSV: the rows, columns, values and order of the page with the same query string,
+    every page at once. Invalid filters answer 400 with the reason rather than a CSV of something else."""
+    event = visible_event_or_404(request.user, slug)
+    filters = StandingsFilter(request.GET, event=event)
+    if not filters.is_valid():
+        return HttpResponse(filters.first_error(), status=400, content_type="text/plain; charset=utf-8")
+    tables = configured_tables(request, standings(event, **filters.options()), paginate=False)
+    response = HttpResponse(to_csv(export_rows(tables)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
+    return response
+
+
 def player(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player: name, club, country, EMA number and the events they play in that the visitor may see."""
+    """A player: who they are, their events, and over one event (``?event=slug``) or every event the
+    visitor may see: results, statistics, head-to-head, ratings and their charts."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    registrations = (
-        Registration.objects.filter(player=player, event__in=visible_events(request.user))
-        .select_related("event", "event__club")
-        .order_by("-event__start_date", "event__name")
+    page = player_page(player, visible_events(request.user), request.GET.get("event"))
+    stats, name = page.statistics, player.display_name
+    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
+    return render(
+        request,
+        "scoring/public/player.html",
+        {
+            "player": player,
+            "page": page,
+            "registrations": page.registrations,
+            "stats": stats,
+            "tenhou": tenhou,
+            "openskill": openskill,
+            "charts": {
+                "cumulative": player_charts.cumulative_results(name, stats.games),
+                "places": player_charts.place_distribution(name, stats.placements),
+                "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
+                "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
+            },
+        },
     )
-    return render(request, "scoring/public/player.html", {"player": player, "registrations": registrations})
+
+
+def ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """An event's ratings: its players by current Tenhou R and by OpenSkill, counting this event only."""
+    event = visible_event_or_404(request.user, slug)
+    table = current_ratings(event)
+    return render(
+        request,
+        "scoring/public/ratings.html",
+        {
+            "event": event,
+            "tenhou": table[RatingChange.System.TENHOU],
+            "openskill": table[RatingChange.System.OPENSKILL],
+        },
+    )

@@ -1,0 +1,61 @@
+"""``manage.py standings --event SLUG``: the standings exactly as the event page shows them, as JSON or CSV.
+
+Same rows, columns, order and cell text as the page and its CSV download (they share
+:mod:`scoring.tables`), and the same filters read through the same :class:`~scoring.filters.StandingsFilter`,
+so a script checking our standings compares like with like. ``--format csv`` prints the download byte for
+byte; ``--format json`` prints a list of objects keyed by the CSV header, values the same strings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from league.models import Event
+from scoring.filters import StandingsFilter
+from scoring.management.contract import CommandFailed, ContractCommand
+from scoring.standings import standings
+from scoring.tables import export_rows, standings_tables, to_csv, to_records
+
+FORMATS = ("json", "csv")
+
+
+class Command(ContractCommand):
+    help = (
+        "Print an event's standings as the standings page shows them: ranked players, then those not yet "
+        "ranked. JSON (a list of objects keyed by the CSV header) or CSV (the page's download)."
+    )
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument("--event", required=True, metavar="SLUG", help="the event")
+        # Checked in handle(), not with argparse choices: a bad value must fail with one line on stderr.
+        parser.add_argument("--format", default="json", metavar="json|csv", help="output format (json)")
+        parser.add_argument("--date-from", metavar="YYYY-MM-DD", help="games finished on or after this date")
+        parser.add_argument("--date-to", metavar="YYYY-MM-DD", help="games finished on or before this date")
+        parser.add_argument(
+            "--min-games", metavar="N", help="games needed to be ranked (default: the event's setting)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        output = options["format"]
+        if output not in FORMATS:
+            raise CommandFailed(f"format: choose json or csv, not {output!r}")
+        event = Event.objects.filter(slug=options["event"]).first()
+        if event is None:
+            raise CommandFailed(f"event {options['event']!r} does not exist")
+        filters = StandingsFilter(
+            {
+                "date_from": options["date_from"],
+                "date_to": options["date_to"],
+                "min_games": options["min_games"],
+            },
+            event=event,
+        )
+        error = filters.first_error()
+        if error is not None:
+            raise CommandFailed(error)
+        rows = export_rows(standings_tables(standings(event, **filters.options())))
+        if output == "csv":
+            self.stdout.write(to_csv(rows), ending="")
+        else:
+            self.stdout.write(json.dumps(to_records(rows), indent=2, ensure_ascii=False))

@@ -1,0 +1,334 @@
+"""Player statistics (rules.md §8) as grouped queries over the cached rows, never by replaying games.
+
+``SeatResult`` (one row per finished game and seat) gives placements, scores, results and chombos for
+every finished game, whichever way it was entered. ``HandSeat`` (one row per hand and seat) and ``Win``
+exist only for games entered hand by hand, so the hand statistics cover those games only; the page says
+how many games that is. Both count the *credited* player, as the standings do.
+
+Every function takes the events to count as a queryset (the events the visitor may see, or one of them)
+and uses it as a subquery, so the number of queries never depends on the number of games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from django.http import Http404
+
+from league.models import Event, Hanchan, Player, Registration
+from scoring.models import HandSeat, SeatResult, Win
+from scoring.ratings import RatingPoint, rating_history
+
+FINISHED = Hanchan.Status.FINISHED
+HANDS = Hanchan.EntryMode.HANDS
+HEAD_TO_HEAD_OPPONENTS = 5
+
+
+def _rate(part: int, whole: int) -> float | None:
+    """A share in 0–1, or None when there is nothing to divide (shown as a dash, not as 0 %)."""
+    return part / whole if whole else None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game in a player's history, with the running total of results after it."""
+
+    hanchan_id: int
+    finished_at: datetime
+    event_name: str
+    event_slug: str
+    entry_mode: str
+    place: int
+    score: int
+    result: int
+    cumulative: int
+
+
+@dataclass(frozen=True)
+class Placements:
+    """What every finished game gives, final-score games included."""
+
+    games: int
+    hand_games: int  # of which entered hand by hand
+    counts: tuple[int, int, int, int]  # 1st, 2nd, 3rd, 4th (a shared place counts as that place)
+    busts: int  # final score below 0
+    average_place: float | None
+    average_score: float | None
+    total_result: int
+    chombos: int  # chombo hands and chombo penalties
+
+    @property
+    def final_score_games(self) -> int:
+        return self.games - self.hand_games
+
+    @property
+    def rates(self) -> list[float | None]:
+        return [_rate(n, self.games) for n in self.counts]
+
+    @property
+    def bust_rate(self) -> float | None:
+        return _rate(self.busts, self.games)
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """What only hand-by-hand games give: one row per hand the player sat in."""
+
+    hands: int
+    wins: int
+    tsumo_wins: int
+    deal_ins: int
+    riichi: int
+    draws: int
+    tenpai_at_draw: int
+    average_win: float | None  # hand value without honba or riichi sticks
+    average_deal_in: float | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.hands)
+
+    @property
+    def deal_in_rate(self) -> float | None:
+        return _rate(self.deal_ins, self.hands)
+
+    @property
+    def tsumo_rate(self) -> float | None:
+        """Tsumo wins among wins (not among hands)."""
+        return _rate(self.tsumo_wins, self.wins)
+
+    @property
+    def riichi_rate(self) -> float | None:
+        return _rate(self.riichi, self.hands)
+
+    @property
+    def tenpai_rate(self) -> float | None:
+        """Tenpai at exhaustive draws, among the exhaustive draws the player sat in."""
+        return _rate(self.tenpai_at_draw, self.draws)
+
+
+@dataclass(frozen=True)
+class Yakuman:
+    """A yakuman the player won."""
+
+    hanchan_id: int
+    finished_at: datetime | None
+    event_name: str
+    hand_number: int
+    round_name: str
+    multiplier: int
+    yaku: list[str]
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Head to head against one opponent, over the games both played."""
+
+    player_id: int
+    name: str
+    games: int
+    finished_above: int  # the player finished above the opponent (a shared place counts for neither)
+    finished_below: int
+    average_place: float  # the player's own average place in these games
+    opponent_average_place: float
+
+    @property
+    def place_difference(self) -> float:
+        """The player's average place minus the opponent's: negative means the player usually does better."""
+        return self.average_place - self.opponent_average_place
+
+
+@dataclass(frozen=True)
+class PlayerStatistics:
+    games: list[GameResult]
+    placements: Placements
+    hands: HandStats
+    yakuman: list[Yakuman]
+    opponents: list[Opponent]
+
+
+def _results(player: Player, events: QuerySet[Event]) -> QuerySet[SeatResult]:
+    return SeatResult.objects.filter(player=player, event__in=events)
+
+
+def game_results(player: Player, events: QuerySet[Event]) -> list[GameResult]:
+    """Every finished game of the player, oldest first, with the running total of results (one query)."""
+    rows = (
+        _results(player, events)
+        .order_by("finished_at", "hanchan_id")
+        .values_list(
+            "hanchan_id",
+            "finished_at",
+            "event__name",
+            "event__slug",
+            "hanchan__entry_mode",
+            "place",
+            "score",
+            "result",
+        )
+    )
+    games, total = [], 0
+    for hanchan_id, finished_at, name, slug, mode, place, score, result in rows:
+        total += result
+        games.append(GameResult(hanchan_id, finished_at, name, slug, mode, place, score, result, total))
+    return games
+
+
+def placements(player: Player, events: QuerySet[Event]) -> Placements:
+    """Games, places, busts, scores, results and chombos in one grouped query over seat results."""
+    totals = _results(player, events).aggregate(
+        games=Count("id"),
+        hand_games=Count("id", filter=Q(hanchan__entry_mode=HANDS)),
+        first=Count("id", filter=Q(place=1)),
+        second=Count("id", filter=Q(place=2)),
+        third=Count("id", filter=Q(place=3)),
+        fourth=Count("id", filter=Q(place=4)),
+        busts=Count("id", filter=Q(score__lt=0)),
+        average_place=Avg("place"),
+        average_score=Avg("score"),
+        total_result=Sum("result"),
+        chombos=Sum("chombos"),
+    )
+    return Placements(
+        games=totals["games"],
+        hand_games=totals["hand_games"],
+        counts=(totals["first"], totals["second"], totals["third"], totals["fourth"]),
+        busts=totals["busts"],
+        average_place=totals["average_place"],
+        average_score=totals["average_score"],
+        total_result=totals["total_result"] or 0,
+        chombos=totals["chombos"] or 0,
+    )
+
+
+def hand_stats(player: Player, events: QuerySet[Event]) -> HandStats:
+    """Wins, deal-ins, riichi and draws over the hands of finished hand-by-hand games (one query).
+
+    Voided and unfinished games keep their hand rows but are left out, like they are from standings.
+    """
+    totals = HandSeat.objects.filter(
+        player=player, hanchan__event__in=events, hanchan__status=FINISHED
+    ).aggregate(
+        hands=Count("id"),
+        wins=Count("id", filter=Q(won=True)),
+        tsumo_wins=Count("id", filter=Q(won=True, tsumo=True)),
+        deal_ins=Count("id", filter=Q(dealt_in=True)),
+        riichi=Count("id", filter=Q(riichi=True)),
+        draws=Count("id", filter=Q(at_draw=True)),
+        tenpai_at_draw=Count("id", filter=Q(at_draw=True, tenpai=True)),
+        average_win=Avg("win_points", filter=Q(won=True)),
+        average_deal_in=Avg("deal_in_points", filter=Q(dealt_in=True)),
+    )
+    return HandStats(**totals)
+
+
+def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
+    """The yakuman the player won in finished games, oldest first (one query).
+
+    ``Win.winner`` is a seat: the hand's seat row for that seat says who sat there (both conditions in
+    one ``filter`` so they hold for the same seat row).
+    """
+    rows = (
+        Win.objects.filter(
+            yakuman__gt=0,
+            hand__hanchan__status=FINISHED,
+            hand__hanchan__event__in=events,
+            hand__seat_rows__player=player,
+            hand__seat_rows__seat=F("winner"),
+        )
+        .order_by("hand__hanchan__finished_at", "hand__hanchan_id", "hand__number")
+        .values_list(
+            "hand__hanchan_id",
+            "hand__hanchan__finished_at",
+            "hand__hanchan__event__name",
+            "hand__number",
+            "hand__round_name",
+            "yakuman",
+            "yaku",
+        )
+    )
+    return [Yakuman(h, at, name, n, rnd, mult, list(yaku or [])) for h, at, name, n, rnd, mult, yaku in rows]
+
+
+def opponents(player: Player, events: QuerySet[Event], limit: int = HEAD_TO_HEAD_OPPONENTS) -> list[Opponent]:
+    """The opponents the player met most, with how the two finished against each other (one query).
+
+    The opponents' seat results are joined to the player's own result of the same game through the
+    game (the ``filter`` on ``hanchan__results`` and the later references to it use the same join).
+    """
+    rows = (
+        SeatResult.objects.filter(hanchan__results__player=player, event__in=events)
+        .exclude(player=player)
+        .values("player_id", "player__display_name")
+        .annotate(
+            games=Count("id"),
+            above=Count("id", filter=Q(hanchan__results__place__lt=F("place"))),
+            below=Count("id", filter=Q(hanchan__results__place__gt=F("place"))),
+            mine=Avg("hanchan__results__place"),
+            theirs=Avg("place"),
+        )
+        .order_by("-games", "player__display_name")[:limit]
+    )
+    return [
+        Opponent(
+            r["player_id"],
+            r["player__display_name"],
+            r["games"],
+            r["above"],
+            r["below"],
+            r["mine"],
+            r["theirs"],
+        )
+        for r in rows
+    ]
+
+
+def player_statistics(player: Player, events: QuerySet[Event]) -> PlayerStatistics:
+    """Everything the player page shows from results, in five queries whatever the number of games."""
+    return PlayerStatistics(
+        games=game_results(player, events),
+        placements=placements(player, events),
+        hands=hand_stats(player, events),
+        yakuman=yakuman(player, events),
+        opponents=opponents(player, events),
+    )
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """The player page's data: the events to choose from, the chosen one (None: every visible event),
+    the statistics over it and the rating history of that scope."""
+
+    registrations: list[Registration]
+    event: Event | None
+    statistics: PlayerStatistics
+    ratings: dict[str, list[RatingPoint]]
+
+
+def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None) -> PlayerPage:
+    """Everything the player page reads, in a fixed number of queries (seven).
+
+    ``visible`` are the events the visitor may see (``league.permissions.visible_events``);
+    ``event_slug`` chooses one of the visible events the player is registered in; any other slug — an
+    unknown event, or a members-only one for an anonymous visitor — is a 404, so that the page does not
+    tell which hidden events exist. Members-only events count only for visitors who may see them.
+    """
+    registrations = list(
+        Registration.objects.filter(player=player, event__in=visible)
+        .select_related("event", "event__club")
+        .order_by("-event__start_date", "event__name")
+    )
+    event = None
+    if event_slug:
+        event = next((r.event for r in registrations if r.event.slug == event_slug), None)
+        if event is None:
+            raise Http404("This player has no results in that event.")
+    events = visible.filter(pk=event.pk) if event else visible
+    return PlayerPage(
+        registrations=registrations,
+        event=event,
+        statistics=player_statistics(player, events),
+        ratings=rating_history(player, event=event, visible_events=visible),
+    )

@@ -1,0 +1,127 @@
+"""The standings as django-tables2 tables, and the same tables as CSV.
+
+The page renders these tables and the CSV download and ``manage.py standings`` write their
+``as_values()``: one definition of the columns, headers and cell text, so the three outputs hold the
+same rows, columns, order and values. Every cell renders plain text (only the player's name is wrapped in
+a link, and ``value_name`` gives the bare name), and an empty cell is empty in all three.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import django_tables2 as tables
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from .standings import StandingRow
+from .templatetags.tenbou import thousands
+
+PER_PAGE = 50
+UNRANKED_PREFIX = "nr-"
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+
+class IntColumn(tables.Column):
+    """A count, as text."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", NUM)
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Any) -> str:
+        return str(value)
+
+
+class PointsColumn(IntColumn):
+    """Points in thousands with one decimal, signed (+23.4), like every standings page in the hobby."""
+
+    def render(self, value: Any) -> str:
+        return thousands(value)
+
+
+class StandingsTable(tables.Table):
+    """One table class for the ranked players and for those not yet ranked: the same columns in both.
+
+    A column's ``order_by`` is what its first click sorts by, so the first click puts the best first
+    (most points, lowest average placement, most games); the second click reverses it. Python's sort is
+    stable, so rows equal in the clicked column keep their standings order.
+    """
+
+    rank = IntColumn(verbose_name="Rank", attrs={"th": {"class": "num rank"}, "td": {"class": "num rank"}})
+    name = tables.Column(verbose_name="Player", order_by=("sort_name", "player_id"))
+    games = IntColumn(verbose_name="Games", order_by=("-games",))
+    points = PointsColumn(verbose_name="Points", order_by=("-points",))
+    average_place = tables.Column(verbose_name="Avg place", order_by=("placement",), attrs=NUM)
+    firsts = IntColumn(verbose_name="1st", order_by=("-firsts",))
+    seconds = IntColumn(verbose_name="2nd", order_by=("-seconds",))
+    thirds = IntColumn(verbose_name="3rd", order_by=("-thirds",))
+    fourths = IntColumn(verbose_name="4th", order_by=("-fourths",))
+    average_score = IntColumn(verbose_name="Avg score", order_by=("-average_score",))
+    best = PointsColumn(verbose_name="Best", order_by=("-best",))
+    chombos = IntColumn(verbose_name="Chombo", order_by=("-chombos",))
+    penalties = PointsColumn(verbose_name="Penalties", order_by=("penalties",))
+
+    class Meta:
+        template_name = "scoring/public/standings_table.html"
+        attrs = {"class": "standings"}
+        default = ""
+        empty_text = "No players."
+        orderable = True
+
+    def render_name(self, value: str, record: StandingRow) -> str:
+        return format_html('<a href="{}">{}</a>', reverse("scoring:player", args=[record.player_id]), value)
+
+    def value_name(self, value: str) -> str:
+        return value
+
+    def render_average_place(self, value: Any) -> str:
+        return f"{value:.2f}"
+
+
+def standings_tables(rows: Sequence[StandingRow]) -> tuple[StandingsTable, StandingsTable]:
+    """(ranked, not yet ranked) tables; the second has its own prefix so both sort and page apart."""
+    ranked = StandingsTable([r for r in rows if r.ranked])
+    unranked = StandingsTable([r for r in rows if not r.ranked], prefix=UNRANKED_PREFIX)
+    return ranked, unranked
+
+
+def export_rows(tables_: Iterable[tables.Table]) -> list[list[str]]:
+    """The header once, then every row of every table (all pages) in the tables' current order."""
+    out: list[list[str]] = []
+    for index, table in enumerate(tables_):
+        values = iter(table.as_values())
+        header = next(values)
+        if index == 0:
+            out.append([str(h) for h in header])
+        out.extend([("" if v is None else str(v)) for v in row] for row in values)
+    return out
+
+
+def to_csv(rows: Iterable[Sequence[str]]) -> str:
+    """CSV text (RFC 4180 line endings), the same bytes for the download and the command."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue()
+
+
+def to_records(rows: Sequence[Sequence[str]]) -> list[dict[str, str]]:
+    """The rows as objects keyed by the CSV header (for JSON), the values exactly as in the CSV."""
+    header, *body = rows
+    return [dict(zip(header, row, strict=True)) for row in body]
+
+
+def configured_tables(
+    request: HttpRequest, rows: Sequence[StandingRow], *, paginate: bool
+) -> list[StandingsTable]:
+    """Both tables sorted as the request asks (``sort`` and ``nr-sort``); paged for the page only, since
+    a download holds every row."""
+    both = standings_tables(rows)
+    config = tables.RequestConfig(request, paginate={"per_page": PER_PAGE} if paginate else False)
+    for table in both:
+        config.configure(table)
+    return list(both)
