@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import manage
+from .views import manage, tournament
 
 app_name = "scoring_manage"
 
@@ -13,6 +13,12 @@ urlpatterns = [
     path(
         "events/<slug:slug>/penalties/<int:penalty_id>/cancel/", manage.penalty_cancel, name="penalty_cancel"
     ),
+    path("events/<slug:slug>/tournament/", tournament.overview, name="tournament"),
+    path("events/<slug:slug>/tournament/seating/", tournament.generate, name="tournament_generate"),
+    path("events/<slug:slug>/tournament/swap/", tournament.swap, name="tournament_swap"),
+    path("events/<slug:slug>/tournament/replace/", tournament.replace, name="tournament_replace"),
+    path("events/<slug:slug>/rounds/<int:number>/seating/", tournament.seating_print, name="seating_print"),
+    path("events/<slug:slug>/rounds/<int:number>/slips/", tournament.slips_print, name="slips_print"),
     path("games/<int:pk>/", manage.game, name="game"),
     path("games/<int:pk>/hands/", manage.hand_add, name="hand_add"),
     path("games/<int:pk>/preview/", manage.preview, name="preview"),

@@ -20,14 +20,22 @@ pytestmark = pytest.mark.django_db
 # (URL name, argument kind, method, what the organiser gets for an empty request)
 MATRIX = [
     ("scoring:game", "game", "get", 200),
+    ("scoring:standings_csv", "event", "get", 200),
     ("scoring:event", "event", "get", 200),
     ("scoring:player", "player", "get", 200),
+    ("scoring:ratings", "event", "get", 200),
     ("scoring_manage:games", "event", "get", 200),
     ("scoring_manage:game_new", "event", "get", 200),
     ("scoring_manage:game_new", "event", "post", 200),
     ("scoring_manage:penalties", "event", "get", 200),
     ("scoring_manage:penalties", "event", "post", 422),
     ("scoring_manage:penalty_cancel", "penalty", "post", 302),
+    ("scoring_manage:tournament", "tournament", "get", 200),
+    ("scoring_manage:tournament_generate", "tournament", "post", 302),
+    ("scoring_manage:tournament_swap", "tournament", "post", 302),
+    ("scoring_manage:tournament_replace", "tournament", "post", 302),
+    ("scoring_manage:seating_print", "round", "get", 200),
+    ("scoring_manage:slips_print", "round", "get", 200),
     ("scoring_manage:game", "game", "get", 200),
     ("scoring_manage:hand_add", "game", "post", 422),
     ("scoring_manage:preview", "game", "post", 200),
@@ -49,6 +57,21 @@ def game(event, players, organiser):
 
 
 @pytest.fixture
+def tournament(club, players, organiser):
+    from league.models import Event, Registration
+    from scoring.services.tournament import seat_tournament
+    from tests.conftest import make_event
+
+    event = make_event(club, slug="lyon-open")
+    event.kind = Event.Kind.TOURNAMENT
+    event.save()
+    for player in players[:4]:
+        Registration.objects.create(event=event, player=player)
+    seat_tournament(event=event, rounds=2, user=organiser)
+    return event
+
+
+@pytest.fixture
 def penalty(event, players, organiser):
     return services.add_penalty(event=event, player=players[0], points=-1000, reason="late", user=organiser)
 
@@ -61,8 +84,12 @@ def test_the_matrix_covers_every_scoring_url():
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "other_organiser", "organiser", "staff"])
 @pytest.mark.parametrize(("name", "arg", "method", "allowed"), MATRIX)
-def test_permission_matrix(users, event, players, game, penalty, role, name, arg, method, allowed):
+def test_permission_matrix(
+    users, event, players, game, penalty, tournament, role, name, arg, method, allowed
+):
     args = {
+        "tournament": [tournament.slug],
+        "round": [tournament.slug, 1],
         "player": [players[0].pk],
         "game": [game.pk],
         "event": [event.slug],

@@ -1,0 +1,216 @@
+"""Organisers' tournament pages: rounds and their status, seating generation with its quality, manual
+swaps, replacing a player who drops out, and printable seating lists and score slips."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from league import seating
+from league.models import Event, Hanchan, Player
+from league.permissions import managed_event_or_404
+from scoring.services import tournament
+
+WINDS = ("East", "South", "West", "North")
+
+
+class SeatingForm(forms.Form):
+    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8)
+    seed = forms.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="Same seed, same seating. Leave blank to keep the event's seed.",
+    )
+
+
+class SwapForm(forms.Form):
+    round_number = forms.IntegerField(min_value=1, max_value=20, label="Round")
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="swaps seats with")
+
+
+class ReplaceForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player who drops out")
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
+    from_round = forms.IntegerField(min_value=1, max_value=20)
+    reason = forms.CharField(max_length=300)
+
+
+def _tournament_or_404(user: Any, slug: str) -> Event:
+    event = managed_event_or_404(user, slug)
+    if event.kind != Event.Kind.TOURNAMENT:
+        raise Http404("Not a tournament.")
+    return event
+
+
+def _rounds(event: Event) -> dict[int, list[Hanchan]]:
+    """Round number -> its tables with seats and players (two queries)."""
+    tables = (
+        Hanchan.objects.filter(event=event, round_number__isnull=False)
+        .prefetch_related("seats__player", "seats__on_behalf_of")
+        .order_by("round_number", "table_number")
+    )
+    rounds: dict[int, list[Hanchan]] = defaultdict(list)
+    for table in tables:
+        rounds[table.round_number].append(table)
+    return dict(rounds)
+
+
+def _schedule_quality(rounds: dict[int, list[Hanchan]]) -> seating.Quality | None:
+    """The quality of the schedule as it stands now (after swaps and replacements)."""
+    if not rounds:
+        return None
+    index: dict[int, int] = {}
+    schedule = []
+    for number in sorted(rounds):
+        tables = []
+        for table in rounds[number]:
+            seats = sorted(table.seats.all(), key=lambda s: s.seat)
+            tables.append(tuple(index.setdefault(s.player_id, len(index)) for s in seats))
+        schedule.append(tuple(tables))
+    return seating.quality(seating.Schedule(rounds=tuple(schedule)), len(index))
+
+
+def _players(event: Event) -> Any:
+    return Player.objects.filter(registrations__event=event).order_by("display_name")
+
+
+@login_required
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    rounds = _rounds(event)
+    players = _players(event)
+    swap_form = SwapForm()
+    replace_form = ReplaceForm()
+    for form in (swap_form, replace_form):
+        for field in form.fields.values():
+            if isinstance(field, forms.ModelChoiceField):
+                field.queryset = players
+    return render(
+        request,
+        "scoring/manage/tournament.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "status": tournament.round_status(event),
+            "quality": _schedule_quality(rounds),
+            "seating_form": SeatingForm(initial={"seed": event.seating_seed}),
+            "swap_form": swap_form,
+            "replace_form": replace_form,
+        },
+    )
+
+
+@login_required
+@require_POST
+def generate(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    form = SeatingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Rounds: a whole number from 1 to 20; seed: a positive whole number.")
+        return redirect("scoring_manage:tournament", slug)
+    try:
+        tournament.seat_tournament(
+            event=event,
+            rounds=form.cleaned_data["rounds"],
+            user=request.user,
+            seed=form.cleaned_data.get("seed"),
+        )
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, "Seating generated for every round.")
+    return redirect("scoring_manage:tournament", slug)
+
+
+@login_required
+@require_POST
+def swap(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    form = SwapForm(request.POST)
+    form.fields["first"].queryset = form.fields["second"].queryset = _players(event)
+    if form.is_valid():
+        try:
+            tournament.swap_players(
+                event=event,
+                round_number=form.cleaned_data["round_number"],
+                first=form.cleaned_data["first"],
+                second=form.cleaned_data["second"],
+                user=request.user,
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, "Seats swapped; the schedule's quality is updated below.")
+    else:
+        messages.error(request, "Choose a round and two registered players.")
+    return redirect("scoring_manage:tournament", slug)
+
+
+@login_required
+@require_POST
+def replace(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    form = ReplaceForm(request.POST)
+    form.fields["player"].queryset = form.fields["substitute"].queryset = _players(event)
+    if form.is_valid():
+        try:
+            count = tournament.replace_player(event=event, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{form.cleaned_data['substitute']} takes over {count} tables.")
+    else:
+        messages.error(request, "Choose the player, the substitute, the first round and give a reason.")
+    return redirect("scoring_manage:tournament", slug)
+
+
+@login_required
+def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's seating, by table and by player name, to print and pin up."""
+    event = _tournament_or_404(request.user, slug)
+    tables = _rounds(event).get(number)
+    if not tables:
+        raise Http404("No such round.")
+    by_player = sorted(
+        (
+            (seat.player.display_name, table.table_number, WINDS[seat.seat])
+            for table in tables
+            for seat in table.seats.all()
+        ),
+        key=lambda row: row[0].lower(),
+    )
+    return render(
+        request,
+        "scoring/manage/seating_print.html",
+        {"event": event, "number": number, "tables": tables, "by_player": by_player},
+    )
+
+
+@login_required
+def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One score slip per table of a round: players by wind, boxes for scores, sticks and signatures."""
+    event = _tournament_or_404(request.user, slug)
+    tables = _rounds(event).get(number)
+    if not tables:
+        raise Http404("No such round.")
+    return render(
+        request,
+        "scoring/manage/slips_print.html",
+        {
+            "event": event,
+            "number": number,
+            "tables": tables,
+            "winds": WINDS,
+            "expected_sum": 4 * event.rules.start_points,
+        },
+    )
