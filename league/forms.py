@@ -141,6 +141,29 @@ class EventForm(forms.Form):
         initial=0,
         help_text="Games a player needs to be ranked in the standings (0: everyone is ranked).",
     )
+    tie_break = forms.ChoiceField(
+        required=False,
+        label="Standings tie-breaks",
+        choices=Event.TieBreak.choices,
+        initial=Event.TieBreak.POINTS_PLACEMENT_GAMES,
+    )
+    substitute_credit = forms.ChoiceField(
+        required=False,
+        label="Games played by a substitute",
+        choices=Event.SubstituteCredit.choices,
+        initial=Event.SubstituteCredit.REGISTERED,
+        help_text="Tournaments: how a substitute's game counts for the player it replaces.",
+    )
+    substitute_fixed_result = forms.IntegerField(
+        required=False,
+        label="Fixed result for a replaced player",
+        initial=0,
+        min_value=-200_000,
+        max_value=200_000,
+        help_text="In points, when substitutes earn a fixed result.",
+    )
+    ema_days = forms.IntegerField(required=False, label="Days (MERS)", initial=1, min_value=1, max_value=3)
+    ema_qualification = forms.BooleanField(label="Qualification required (MERS)", required=False)
     preset = forms.ChoiceField(
         label="Rules preset",
         choices=preset_choices,
@@ -161,6 +184,9 @@ class EventForm(forms.Form):
         """Ask the engine about the settings now, so that a ruleset error shows with the other errors
         (the service asks again before saving: the engine stays the one place for these rules)."""
         cleaned = super().clean() or {}
+        for name, default in self.EVENT_DEFAULTS.items():  # optional settings left blank: the defaults
+            if cleaned.get(name) in (None, ""):
+                cleaned[name] = default
         if "preset" in cleaned and all(name in cleaned for name in SETTINGS):
             try:
                 make_ruleset(cleaned["preset"], self.overrides())
@@ -171,6 +197,13 @@ class EventForm(forms.Form):
     def setting_fields(self) -> list[forms.BoundField]:
         """The ruleset settings, for the template's "Rules" fieldset."""
         return [self[name] for name in SETTINGS]
+
+    EVENT_DEFAULTS = {
+        "tie_break": Event.TieBreak.POINTS_PLACEMENT_GAMES,
+        "substitute_credit": Event.SubstituteCredit.REGISTERED,
+        "substitute_fixed_result": 0,
+        "ema_days": 1,
+    }
 
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name not in SETTINGS and name != "preset"]
@@ -204,6 +237,11 @@ class RegisterPlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     country = forms.ChoiceField(choices=[("", "—")] + COUNTRY_CHOICES, required=False)
+    is_substitute = forms.BooleanField(
+        required=False,
+        label="Substitute",
+        help_text="Fills tables and replaces players who drop out; not listed in the standings.",
+    )
 
 
 class RegisterPlayersCsvForm(forms.Form):

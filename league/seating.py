@@ -7,7 +7,8 @@ Model
 -----
 A tournament of ``n`` players (a multiple of 4) plays ``R`` rounds, all tables at once. A round is a tuple
 of tables; a table is a tuple of four *player indices* in seat order East, South, West, North (seat
-``s`` is wind ``s``). The caller maps indices to people.
+``s`` is wind ``s``). The caller maps indices to people, in any order: every round, the first included,
+is a seeded random draw.
 
 Two things make a seating fair, and they are handled separately because they are independent:
 
@@ -53,8 +54,8 @@ Round = tuple[Table, ...]
 Rounds = tuple[Round, ...]
 
 DEFAULT_ITERATIONS = 10_000
-"""Tabu-search steps :func:`generate` may take. Each step scans every move of every player who has a
-repeated opponent (well under a millisecond for 40 players), so this bounds the running time where no
+"""Tabu-search steps :func:`generate` may take. Each step scans every move of (a sample of at most 96)
+players who have a repeated opponent, around a millisecond, so this bounds the running time where no
 perfect schedule is reached; the search also gives up after 2 000 steps without improvement, and stops at
 once when the constructions already meet the lower bound (32, 48, 64 players over 8 rounds)."""
 
@@ -142,7 +143,8 @@ def pair_cost_lower_bound(n_players: int, n_rounds: int) -> int:
 
     There are ``n * 3R / 2`` pair meetings to share among ``C(n, 2)`` pairs and the sum is smallest when
     they are shared out evenly. The search stops as soon as it reaches this bound. It is not always
-    attainable (e.g. 20 players cannot play 6 rounds without repeats although the count allows it).
+    attainable: 8 players fit 24 meetings in 2 rounds among 28 pairs, but the second round must seat two
+    players of each first-round table together.
     """
     pairs = n_players * (n_players - 1) // 2
     meetings = n_players * (TABLE_SIZE - 1) * n_rounds // 2
@@ -524,7 +526,8 @@ class _TabuSearch:
     social golfers locally", 2005).
 
     A move swaps two players of different tables in one round; only players who have a repeated opponent
-    in that round are moved (other moves cannot help directly). Each step takes the best move, even a
+    in that round are moved (other moves cannot help directly), and when there are many of them a random
+    sample of ``candidates`` is examined. Each step takes the best move, even a
     worsening one, unless the same swap was made recently (tabu for a random tenure) — except when it
     would beat the best schedule so far. After ``stall`` steps without a new best the search restarts
     from the best schedule with a few random swaps (a "kick"); after ``patience`` steps without a new

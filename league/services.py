@@ -128,6 +128,11 @@ def create_event(
     city: str,
     country: str,
     user: Any,
+    tie_break: str = Event.TieBreak.POINTS_PLACEMENT_GAMES,
+    substitute_credit: str = Event.SubstituteCredit.REGISTERED,
+    substitute_fixed_result: int = 0,
+    ema_days: int = 1,
+    ema_qualification: bool = False,
 ) -> Event:
     """A new event of ``club``, storing the *effective* ruleset (the preset with ``overrides`` applied).
 
@@ -152,6 +157,11 @@ def create_event(
         end_date=end_date,
         city=(city or "").strip(),
         country=parse_country(country),
+        tie_break=tie_break,
+        substitute_credit=substitute_credit,
+        substitute_fixed_result=substitute_fixed_result,
+        ema_days=ema_days,
+        ema_qualification=ema_qualification,
     )
     event.full_clean()
     try:
@@ -291,8 +301,12 @@ def register_player(
     ema_number: str | None,
     country: str,
     user: Any,
+    is_substitute: bool = False,
 ) -> Registration:
     """Register one player in ``event``, creating the player in the event's club if they are new.
+
+    A substitute (``is_substitute``) fills tables in a tournament and replaces players who drop out; the
+    standings and the EMA report list only the players.
 
     A player already known (same EMA number, or same display name in the club) is reused, and blank
     details (names, EMA number, country) are filled in from this entry — the EMA export needs them.
@@ -308,6 +322,9 @@ def register_player(
     if errors or plan is None:
         raise ValidationError(errors)
     (registration,) = _saved(event, [plan])
+    if is_substitute and not registration.is_substitute:
+        registration.is_substitute = True
+        registration.save(update_fields=["is_substitute"])
     logger.info("%s registered in %s by %s", registration.player, event.slug, user)
     return registration
 

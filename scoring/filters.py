@@ -63,17 +63,29 @@ class StandingsFilter(django_filters.FilterSet):
         widget=forms.NumberInput(attrs={"min": 0, "inputmode": "numeric"}),
     )
 
+    up_to_round = CountFilter(
+        field_name="hanchan__round_number",
+        lookup_expr="lte",
+        label="After round",
+        min_value=1,
+        max_value=99,
+        widget=forms.NumberInput(attrs={"min": 1, "inputmode": "numeric"}),
+    )
+
     class Meta:
         model = SeatResult
         fields: list[str] = []
         form = StandingsForm
 
     def __init__(self, data: Mapping[str, Any] | None, *, event: Event, **kwargs: Any) -> None:
-        values = {key: data.get(key) for key in ("date_from", "date_to", "min_games")} if data else {}
+        keys = ("date_from", "date_to", "min_games", "up_to_round")
+        values = {key: data.get(key) for key in keys} if data else {}
         values = {key: value for key, value in values.items() if value not in (None, "")}
         values.setdefault("min_games", str(event.min_games))
         self.event = event
         super().__init__(values, queryset=finished_results(event), **kwargs)
+        if event.kind != Event.Kind.TOURNAMENT:
+            self.filters.pop("up_to_round")  # rounds are a tournament notion
 
     def rank_only(self, queryset: QuerySet[SeatResult], name: str, value: int) -> QuerySet[SeatResult]:
         return queryset
@@ -81,12 +93,18 @@ class StandingsFilter(django_filters.FilterSet):
     def options(self) -> dict[str, date | int | None]:
         """Keyword arguments for :func:`scoring.standings.standings`; the defaults if the input is invalid."""
         if not self.is_valid():
-            return {"date_from": None, "date_to": None, "min_games": self.event.min_games}
+            return {
+                "date_from": None,
+                "date_to": None,
+                "min_games": self.event.min_games,
+                "up_to_round": None,
+            }
         data = self.form.cleaned_data
         return {
             "date_from": data.get("date_from"),
             "date_to": data.get("date_to"),
             "min_games": data["min_games"] if data.get("min_games") is not None else self.event.min_games,
+            "up_to_round": data.get("up_to_round"),
         }
 
     def first_error(self) -> str | None:

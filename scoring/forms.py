@@ -297,16 +297,25 @@ class FinalScoresForm(forms.Form):
     score_2 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     score_3 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     sticks = forms.IntegerField(min_value=0, max_value=40, initial=0, label="Riichi sticks left on the table")
+    chombo_0 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
+    chombo_1 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
+    chombo_2 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
+    chombo_3 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     reason = forms.CharField(required=False, max_length=300, label="Reason (for a correction)")
 
     def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat, name in enumerate(names):
             self.fields[f"score_{seat}"].label = f"{name} ({WINDS[seat]})"
+            self.fields[f"chombo_{seat}"].label = f"Chombos of {name}"
 
     @property
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{s}"] for s in range(4)]
+
+    @property
+    def chombos(self) -> list[int]:
+        return [self.cleaned_data.get(f"chombo_{s}") or 0 for s in range(4)]
 
 
 class ReasonForm(forms.Form):

@@ -131,16 +131,21 @@ def standings(
     date_from: date | None = None,
     date_to: date | None = None,
     min_games: int | None = None,
+    up_to_round: int | None = None,
 ) -> list[StandingRow]:
     """The standings: ranked players first (by rank), then those not yet ranked, in tie-break order.
 
-    ``min_games`` defaults to the event's setting. Three queries, whatever the number of players or games.
+    ``min_games`` defaults to the event's setting; ``up_to_round`` gives a tournament's standings after
+    that round (event-level penalties always count). Three queries, whatever the number of players or games.
     """
     needed = event.min_games if min_games is None else min_games
     rows: dict[int, StandingRow] = {}
 
+    finished = finished_results(event)
+    if up_to_round is not None:
+        finished = finished.filter(hanchan__round_number__lte=up_to_round)
     results = (
-        in_period(finished_results(event), "finished_at", date_from, date_to)
+        in_period(finished, "finished_at", date_from, date_to)
         .values("player_id", "player__display_name")
         .annotate(
             games=Count("pk"),

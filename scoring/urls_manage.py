@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<slug:slug>/tournament/seating/", tournament.generate, name="tournament_generate"),
     path("events/<slug:slug>/tournament/swap/", tournament.swap, name="tournament_swap"),
     path("events/<slug:slug>/tournament/replace/", tournament.replace, name="tournament_replace"),
+    path("events/<slug:slug>/tournament/swiss/", tournament.swiss, name="tournament_swiss"),
     path("events/<slug:slug>/rounds/<int:number>/seating/", tournament.seating_print, name="seating_print"),
     path("events/<slug:slug>/rounds/<int:number>/slips/", tournament.slips_print, name="slips_print"),
     path("games/<int:pk>/", manage.game, name="game"),

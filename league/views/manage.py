@@ -58,6 +58,11 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
                     city=data["city"],
                     country=data["country"],
                     user=request.user,
+                    tie_break=data["tie_break"],
+                    substitute_credit=data["substitute_credit"],
+                    substitute_fixed_result=data["substitute_fixed_result"],
+                    ema_days=data["ema_days"],
+                    ema_qualification=data["ema_qualification"],
                 )
             except ValidationError as exc:
                 add_service_errors(form, exc)

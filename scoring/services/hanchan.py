@@ -70,11 +70,13 @@ def record_final_scores(
     user: Any,
     expected_version: int | None = None,
     reason: str = "",
+    chombos: Sequence[int] | None = None,
 ) -> Hanchan:
     """Enter (or correct) the four final scores of a game played on paper, and finish it.
 
     They must sum to 4 × start points minus the riichi sticks left on the table; chombo deductions are
-    entered as penalties, not taken off the scores.
+    not taken off the scores: ``chombos`` (per seat) sets how many chombo penalties of the ruleset's
+    deduction each seat's player has in this game (extra ones are cancelled, missing ones given).
     """
     game = lock_game(hanchan, expected_version)
     if game.entry_mode != Hanchan.EntryMode.FINAL_SCORES:
@@ -101,6 +103,8 @@ def record_final_scores(
     for i, score in enumerate(scores):
         seats[i].final_score = score
     Seat.objects.bulk_update(list(seats.values()), ["final_score"])
+    if chombos is not None:
+        _set_chombos(game, seats, chombos, user)
     corrected = game.status == Hanchan.Status.FINISHED
     bump(
         game,
@@ -121,6 +125,42 @@ def record_final_scores(
     )
     hanchan.refresh_from_db()
     return game
+
+
+def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], user: Any) -> None:
+    """Make each seat's active chombo penalties in this game number ``chombos[seat]``."""
+    from scoring.models import Penalty
+
+    rules = game.event.rules
+    if len(chombos) != 4 or any(c < 0 or c > 9 for c in chombos):
+        raise ValidationError({"chombos": "Chombos: a number from 0 to 9 per seat."})
+    if any(chombos) and rules.chombo != "deduction":
+        raise ValidationError(
+            {"chombos": "Under these rules a chombo is paid at the table: it is already in the scores."}
+        )
+    for seat_number, wanted in enumerate(chombos):
+        seat = seats[seat_number]
+        player = seat.credited_player
+        active = list(
+            Penalty.objects.filter(
+                hanchan=game, player=player, kind=Penalty.Kind.CHOMBO, cancelled=False
+            ).order_by("-created_at", "-pk")
+        )
+        for penalty in active[wanted:]:
+            penalty.cancelled, penalty.cancelled_reason = True, "final scores corrected"
+            penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
+            penalty.cancelled_at = timezone.now()
+            penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+        for _ in range(wanted - len(active)):
+            Penalty.objects.create(
+                event=game.event,
+                player=player,
+                hanchan=game,
+                points=-rules.chombo_points,
+                kind=Penalty.Kind.CHOMBO,
+                reason="chombo (entered with the final scores)",
+                given_by=user if getattr(user, "is_authenticated", False) else None,
+            )
 
 
 @transaction.atomic

@@ -187,3 +187,62 @@ def round_status(event: Event) -> list[dict[str, Any]]:
         else:
             row["status"] = "seated"
     return [rows[n] for n in sorted(rows)]
+
+
+@transaction.atomic
+def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
+    """Reseat one round by the standings after the previous round (Swiss): 1st–4th together, 5th–8th…,
+    adjusted to avoid opponents who already met, winds balanced given the rounds before.
+
+    Only a round whose tables all have no result can be reseated; the players seated stay the same.
+    """
+    from scoring.standings import standings
+
+    round_tables = Hanchan.objects.filter(event=event, round_number=round_number)
+    if not round_tables.exists():
+        raise ValidationError(f"Round {round_number} has no tables: generate the seating first.")
+    if round_tables.exclude(pk__in=_unplayed(round_tables)).exists():
+        raise ValidationError(f"Round {round_number} already has results: it can no longer be reseated.")
+    seats = list(Seat.objects.filter(hanchan__in=round_tables).select_related("hanchan"))
+    seated = {seat.player_id: seat for seat in seats}
+    order = [row.player_id for row in standings(event, up_to_round=round_number - 1, min_games=0)]
+    ranked = [pk for pk in order if pk in seated] + sorted(pk for pk in seated if pk not in order)
+    index = {pk: i for i, pk in enumerate(ranked)}
+    previous_rounds = []
+    earlier = (
+        Hanchan.objects.filter(event=event, round_number__lt=round_number)
+        .prefetch_related("seats")
+        .order_by("round_number", "table_number")
+    )
+    by_round: dict[int, list[tuple[int, ...]]] = {}
+    extra = len(index)
+    for table in earlier:
+        row = []
+        for seat in sorted(table.seats.all(), key=lambda s: s.seat):
+            if seat.player_id not in index:  # someone who no longer plays: a placeholder index
+                index[seat.player_id] = extra
+                extra += 1
+            row.append(index[seat.player_id])
+        by_round.setdefault(table.round_number, []).append(tuple(row))
+    previous_rounds = [tuple(by_round[n]) for n in sorted(by_round)]
+    previous = seating.Schedule(rounds=tuple(previous_rounds)) if previous_rounds else None
+    tables = seating.swiss_round(list(range(len(ranked))), previous, seed=event.seating_seed)
+    behalf = {seat.player_id: seat.on_behalf_of_id for seat in seats}
+    hanchans = sorted(
+        {seat.hanchan_id: seat.hanchan for seat in seats}.values(), key=lambda h: h.table_number
+    )
+    Seat.objects.filter(hanchan__in=round_tables).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(hanchan=hanchan, seat=s, player_id=ranked[i], on_behalf_of_id=behalf[ranked[i]])
+            for hanchan, table in zip(hanchans, tables, strict=True)
+            for s, i in enumerate(table)
+        ]
+    )
+    round_tables.update(version=F("version") + 1)
+    history.log(
+        event=event,
+        user=user,
+        action="round reseated",
+        summary=f"Round {round_number} reseated by the standings after round {round_number - 1}",
+    )

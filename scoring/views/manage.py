@@ -21,7 +21,13 @@ from scoring import engine, services
 from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, ReasonForm, StartGameForm
 from scoring.models import Penalty
 from scoring.records import engine_hand
-from scoring.selectors import event_penalties, game_history, game_view, managed_game_or_404
+from scoring.selectors import (
+    chombo_penalties_by_seat,
+    event_penalties,
+    game_history,
+    game_view,
+    managed_game_or_404,
+)
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -65,8 +71,10 @@ def _game_page(
         context["form"] = form or _hand_form(view)
     else:
         initial: dict[str, Any] = {"version": hanchan.version, "sticks": hanchan.final_sticks}
+        chombo_counts = chombo_penalties_by_seat(hanchan)
         for seat in view.seats:
             initial[f"score_{seat.seat}"] = seat.final_score
+            initial[f"chombo_{seat.seat}"] = chombo_counts[seat.seat]
         context["scores_form"] = scores_form or FinalScoresForm(initial=initial, names=view.names)
         context["expected_sum"] = 4 * view.rules.start_points
     return render(request, "scoring/manage/game.html", context, status=status)
@@ -283,6 +291,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
                 expected_version=form.cleaned_data.get("version"),
                 reason=form.cleaned_data.get("reason") or "",
+                chombos=form.chombos,
             )
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)

@@ -174,6 +174,28 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("scoring_manage:tournament", slug)
 
 
+class SwissForm(forms.Form):
+    round_number = forms.IntegerField(min_value=2, max_value=20, label="Round")
+
+
+@login_required
+@require_POST
+def swiss(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    form = SwissForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a round from 2 on: round 1 has no standings to seat by.")
+        return redirect("scoring_manage:tournament", slug)
+    number = form.cleaned_data["round_number"]
+    try:
+        tournament.reseat_swiss(event=event, round_number=number, user=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Round {number} reseated by the standings after round {number - 1}.")
+    return redirect("scoring_manage:tournament", slug)
+
+
 @login_required
 def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's seating, by table and by player name, to print and pin up."""

@@ -34,6 +34,7 @@ MATRIX = [
     ("scoring_manage:tournament_generate", "tournament", "post", 302),
     ("scoring_manage:tournament_swap", "tournament", "post", 302),
     ("scoring_manage:tournament_replace", "tournament", "post", 302),
+    ("scoring_manage:tournament_swiss", "tournament", "post", 302),
     ("scoring_manage:seating_print", "round", "get", 200),
     ("scoring_manage:slips_print", "round", "get", 200),
     ("scoring_manage:game", "game", "get", 200),

@@ -35,6 +35,7 @@ class Command(ContractCommand):
         parser.add_argument(
             "--min-games", metavar="N", help="games needed to be ranked (default: the event's setting)"
         )
+        parser.add_argument("--after-round", metavar="N", help="a tournament's standings after round N")
 
     def handle(self, *args: Any, **options: Any) -> None:
         output = options["format"]
@@ -48,6 +49,7 @@ class Command(ContractCommand):
                 "date_from": options["date_from"],
                 "date_to": options["date_to"],
                 "min_games": options["min_games"],
+                "up_to_round": options["after_round"],
             },
             event=event,
         )
