@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import manage, tournament
+from .views import ema, manage, tournament
 
 app_name = "scoring_manage"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("events/<slug:slug>/tournament/swiss/", tournament.swiss, name="tournament_swiss"),
     path("events/<slug:slug>/rounds/<int:number>/seating/", tournament.seating_print, name="seating_print"),
     path("events/<slug:slug>/rounds/<int:number>/slips/", tournament.slips_print, name="slips_print"),
+    path("events/<slug:slug>/ema/", ema.overview, name="ema"),
+    path("events/<slug:slug>/ema/<str:fmt>/", ema.download, name="ema_download"),
     path("games/<int:pk>/", manage.game, name="game"),
     path("games/<int:pk>/hands/", manage.hand_add, name="hand_add"),
     path("games/<int:pk>/preview/", manage.preview, name="preview"),

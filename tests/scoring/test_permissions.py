@@ -47,6 +47,9 @@ MATRIX = [
     ("scoring_manage:void", "game", "post", 302),
     ("scoring_manage:reopen", "game", "post", 302),
     ("scoring_manage:final_scores", "game", "post", 422),
+    ("scoring_manage:ema", "tournament", "get", 200),
+    ("scoring_manage:ema_download", "ema_csv", "get", 200),
+    ("scoring_manage:ema_download", "ema_xlsx", "get", 200),
 ]
 
 
@@ -91,6 +94,8 @@ def test_permission_matrix(
     args = {
         "tournament": [tournament.slug],
         "round": [tournament.slug, 1],
+        "ema_csv": [tournament.slug, "csv"],
+        "ema_xlsx": [tournament.slug, "xlsx"],
         "player": [players[0].pk],
         "game": [game.pk],
         "event": [event.slug],

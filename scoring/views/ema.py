@@ -1,0 +1,59 @@
+"""The organiser's EMA report page: reconciliation, MERS preview, the grid as it will be sent, downloads.
+
+Tournaments only, and only for the organisers of that event's club (or staff): anyone else gets a 404,
+as on every manage page, so that nobody learns which other events exist.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from league.models import Event
+from league.permissions import managed_event_or_404
+from scoring.exports import EmaResultsExport
+from scoring.exports.ema import COLUMNS
+from scoring.reconciliation import reconcile
+
+
+def _tournament_or_404(user: Any, slug: str) -> Event:
+    """The EMA report exists for tournaments: a club league is not an EMA-ranked event."""
+    event = managed_event_or_404(user, slug)
+    if event.kind != Event.Kind.TOURNAMENT:
+        raise Http404("Not a tournament.")
+    return event
+
+
+@login_required
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+    export = EmaResultsExport(event)
+    return render(
+        request,
+        "scoring/manage/ema.html",
+        {
+            "event": event,
+            "export": export,
+            "header": [(k, v.isoformat() if isinstance(v, date) else v) for k, v in export.header.items()],
+            "weight": dict(export.header.items())["MERS weight"],
+            "rows": export.rows,
+            "columns": COLUMNS,
+            "check": reconcile(event, export=export),
+        },
+    )
+
+
+@login_required
+def download(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """The report as a file. Sent even when the reconciliation flags something: it warns, never blocks."""
+    event = _tournament_or_404(request.user, slug)
+    if fmt not in EmaResultsExport.formats:
+        raise Http404("Unknown format.")
+    report = EmaResultsExport(event).render(fmt)
+    response = HttpResponse(report.data, content_type=report.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{report.filename}"'
+    return response
