@@ -54,8 +54,8 @@ class StandingsTable(tables.Table):
 
     rank = IntColumn(verbose_name="Rank", attrs={"th": {"class": "num rank"}, "td": {"class": "num rank"}})
     name = tables.Column(verbose_name="Player", order_by=("sort_name", "player_id"))
+    points = PointsColumn(verbose_name="Points", order_by=("-points",))  # second: visible on a phone
     games = IntColumn(verbose_name="Games", order_by=("-games",))
-    points = PointsColumn(verbose_name="Points", order_by=("-points",))
     average_place = tables.Column(verbose_name="Avg place", order_by=("placement",), attrs=NUM)
     firsts = IntColumn(verbose_name="1st", order_by=("-firsts",))
     seconds = IntColumn(verbose_name="2nd", order_by=("-seconds",))

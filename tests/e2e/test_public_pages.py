@@ -22,6 +22,9 @@ RANKED = "#standings-ranked table.standings tbody tr"
 UNRANKED = "#standings-unranked table.standings tbody tr"
 
 
+GAMES = 3  # Rank, Player, Points, Games…
+
+
 def column(page, rows: str, index: int) -> list[str]:
     """The text of one column (0-based) of a table's body rows."""
     return [t.strip() for t in page.locator(f"{rows} td:nth-child({index + 1})").all_inner_texts()]
@@ -51,7 +54,7 @@ def test_player_reads_standings_games_and_a_player(page):
     # Sort by games, most first.
     page.locator("#standings-ranked th a", has_text="Games").click()
     page.wait_for_url(re.compile(r".*[?&]sort=games"))
-    games = [int(g) for g in column(page, RANKED, 2)]
+    games = [int(g) for g in column(page, RANKED, GAMES)]
     assert games == sorted(games, reverse=True)
 
     # Filter: 15 games to be ranked. Fewer players are ranked; the others move to "not yet ranked".
@@ -59,9 +62,9 @@ def test_player_reads_standings_games_and_a_player(page):
     page.fill("#id_min_games", "15")
     page.click("#standings-filters button[type=submit]")
     page.wait_for_url(re.compile(r".*[?&]min_games=15"))
-    ranked_games = [int(g) for g in column(page, RANKED, 2)]
+    ranked_games = [int(g) for g in column(page, RANKED, GAMES)]
     assert ranked_games and min(ranked_games) >= 15 and len(ranked_games) < len(by_rank)
-    unranked_games = [int(g) for g in column(page, UNRANKED, 2)]
+    unranked_games = [int(g) for g in column(page, UNRANKED, GAMES)]
     assert unranked_games and max(unranked_games) < 15
     assert len(ranked_games) + len(unranked_games) == 24
 

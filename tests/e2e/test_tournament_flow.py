@@ -71,7 +71,7 @@ def test_tournament_two_rounds_and_ema_report(page):
         assert "all results in" in status
 
         page.goto(f"/events/paris-open/?up_to_round={round_number}")
-        games = page.locator("table.standings tbody tr td:nth-child(3)").all_inner_texts()  # Games
+        games = page.locator("table.standings tbody tr td:nth-child(4)").all_inner_texts()  # Games
         assert games and set(games) == {str(round_number)}
 
     page.goto(tournament_url)

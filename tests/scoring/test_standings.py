@@ -428,17 +428,17 @@ def test_page_shows_ranked_and_not_yet_ranked_tables_and_keeps_the_event_details
     html = response.content.decode()
     ranked, unranked = page_tables(html)
     assert ranked["header"] == cells(
-        "Rank|Player|Games|Points|Avg place|1st|2nd|3rd|4th|Avg score|Best|Chombo|Penalties"
+        "Rank|Player|Points|Games|Avg place|1st|2nd|3rd|4th|Avg score|Best|Chombo|Penalties"
     )
-    assert ranked["rows"][0] == cells("1|Eve|2|+25.0|1.00|2|0|0|0|35000|+25.0|0|0.0")
+    assert ranked["rows"][0] == cells("1|Eve|+25.0|2|1.00|2|0|0|0|35000|+25.0|0|0.0")
     assert [r[:4] for r in ranked["rows"]] == [
-        cells("1|Eve|2|+25.0"),
-        cells("2|Ann|2|0.0"),
-        cells("3|Bob|2|0.0"),
-        cells("3|Cho|2|0.0"),
+        cells("1|Eve|+25.0|2"),
+        cells("2|Ann|0.0|2"),
+        cells("3|Bob|0.0|2"),
+        cells("3|Cho|0.0|2"),
     ]
     assert [r[1] for r in unranked["rows"]] == ["Dan", "Gus", "Hal", "Fay"]
-    assert unranked["rows"][3] == cells("|Fay|1|−25.0|4.00|0|0|0|1|20000|−25.0|0|0.0")
+    assert unranked["rows"][3] == cells("|Fay|−25.0|1|4.00|0|0|0|1|20000|−25.0|0|0.0")
     assert "Not yet ranked" in html and 'value="2"' in html  # the form shows the event's minimum
     assert "Kiriage mangan" in html and "Riichi Lyon" in html  # rules and club are still there
     # The latest games link to their pages.
@@ -488,10 +488,10 @@ def test_filters_on_the_page(dated):
     client = Client()
     html = client.get(dated.get_absolute_url() + "?date_to=2025-01-31").content.decode()
     assert [r[:4] for r in page_tables(html)[0]["rows"]] == [
-        cells("1|Ann|1|+25.0"),
-        cells("2|Bob|1|0.0"),
-        cells("2|Cho|1|0.0"),
-        cells("4|Dan|1|−25.0"),
+        cells("1|Ann|+25.0|1"),
+        cells("2|Bob|0.0|1"),
+        cells("2|Cho|0.0|1"),
+        cells("4|Dan|−25.0|1"),
     ]
     bad = client.get(dated.get_absolute_url() + "?date_from=2025-02-10&date_to=2025-02-01&min_games=-1")
     html = bad.content.decode()

@@ -62,13 +62,13 @@ def played(event, players, organiser):
 EXPECTED = [
     line.split("|")
     for line in (
-        "Rank|Player|Games|Points|Avg place|1st|2nd|3rd|4th|Avg score|Best|Chombo|Penalties",
-        "1|Ann|2|+47.7|1.00|2|0|0|0|38850|+25.0|0|0.0",
-        "2|Bob|2|0.0|2.00|0|2|0|0|30000|0.0|0|0.0",
-        "3|Cho|2|−22.7|3.00|0|1|0|1|26150|0.0|0|0.0",
-        "4|Dan|2|−28.0|3.00|0|1|0|1|25000|0.0|0|−3.0",
-        "|Eve|0|0.0||0|0|0|0|||0|0.0",
-        "|Fay|0|0.0||0|0|0|0|||0|0.0",
+        "Rank|Player|Points|Games|Avg place|1st|2nd|3rd|4th|Avg score|Best|Chombo|Penalties",
+        "1|Ann|+47.7|2|1.00|2|0|0|0|38850|+25.0|0|0.0",
+        "2|Bob|0.0|2|2.00|0|2|0|0|30000|0.0|0|0.0",
+        "3|Cho|−22.7|2|3.00|0|1|0|1|26150|0.0|0|0.0",
+        "4|Dan|−28.0|2|3.00|0|1|0|1|25000|0.0|0|−3.0",
+        "|Eve|0.0|0||0|0|0|0|||0|0.0",
+        "|Fay|0.0|0||0|0|0|0|||0|0.0",
     )
 ]
 
@@ -101,7 +101,7 @@ def test_filters_match_the_page(played):
     status, out, _ = run("standings", "--event", played.slug, "--format", "csv", "--date-to", "2000-01-01")
     # No game before 2000, and Dan's event penalty was given today, after the end date: all equal.
     assert [r[1:4] for r in csv.reader(io.StringIO(out))][1:] == [
-        [n, "0", "0.0"] for n in ("Ann", "Bob", "Cho", "Dan", "Eve", "Fay")
+        [n, "0.0", "0"] for n in ("Ann", "Bob", "Cho", "Dan", "Eve", "Fay")
     ]
 
 
