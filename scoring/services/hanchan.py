@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.models import Event, Hanchan, Player, Registration, Seat
 
 from . import history
-from .hands import bump, lock_game
+from .hands import bump, finish, lock_game
 from .sync import refresh, replay_stored
 
 SEAT_NAMES = ("East", "South", "West", "North")
@@ -182,16 +182,8 @@ def finish_game(
         raise ValidationError(
             {"reason": "The game has not reached its end: say why it ends now (e.g. time limit)."}
         )
-    bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
-    refresh(game)
-    history.log(
-        event=game.event,
-        hanchan=game,
-        user=user,
-        action="game finished",
-        summary="Finished" if played.finished else f"Finished early after hand {len(played.hands)}",
-        reason=reason,
-    )
+    summary = "Finished" if played.finished else f"Finished early after hand {len(played.hands)}"
+    finish(game, user=user, summary=summary, reason=reason)
     hanchan.refresh_from_db()
 
 

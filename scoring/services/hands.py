@@ -40,6 +40,15 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
     hanchan.save(update_fields=["version", *fields])
 
 
+def finish(game: Hanchan, *, user: Any, summary: str, reason: str = "") -> None:
+    """Mark a locked game finished, write its results and say so in the history."""
+    bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
+    refresh(game)
+    history.log(
+        event=game.event, hanchan=game, user=user, action="game finished", summary=summary, reason=reason
+    )
+
+
 def _check_open(hanchan: Hanchan) -> None:
     if hanchan.entry_mode != Hanchan.EntryMode.HANDS:
         raise ValidationError("This game is entered as final scores, not hand by hand.")
@@ -94,15 +103,7 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
-        refresh(game)
-        history.log(
-            event=game.event,
-            hanchan=game,
-            user=user,
-            action="game finished",
-            summary="The game reached its end and was finished automatically.",
-        )
+        finish(game, user=user, summary="The game reached its end and was finished automatically.")
     else:
         bump(game)
     hanchan.version = game.version
