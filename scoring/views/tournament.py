@@ -4,6 +4,7 @@ swaps, replacing a player who drops out, and printable seating lists and score s
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -110,26 +111,41 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _act(
+    request: HttpRequest, event: Event, form: forms.Form, invalid: str, run: Callable[[dict[str, Any]], str]
+) -> HttpResponse:
+    """Validate ``form``, call the service through ``run`` (which returns the success message), say how it
+    went, and go back to the rounds page: the shape of every tournament action."""
+    if not form.is_valid():
+        messages.error(request, invalid)
+    else:
+        try:
+            done = run(form.cleaned_data)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, done)
+    return redirect("scoring_manage:tournament", event.slug)
+
+
 @login_required
 @require_POST
 def generate(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
-    form = SeatingForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Rounds: a whole number from 1 to 20; seed: a positive whole number.")
-        return redirect("scoring_manage:tournament", slug)
-    try:
+
+    def run(data: dict[str, Any]) -> str:
         tournament.seat_tournament(
-            event=event,
-            rounds=form.cleaned_data["rounds"],
-            user=request.user,
-            seed=form.cleaned_data.get("seed"),
+            event=event, rounds=data["rounds"], user=request.user, seed=data.get("seed")
         )
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, "Seating generated for every round.")
-    return redirect("scoring_manage:tournament", slug)
+        return "Seating generated for every round."
+
+    return _act(
+        request,
+        event,
+        SeatingForm(request.POST),
+        "Rounds: a whole number from 1 to 20; seed: a positive whole number.",
+        run,
+    )
 
 
 @login_required
@@ -138,22 +154,18 @@ def swap(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     form = SwapForm(request.POST)
     form.fields["first"].queryset = form.fields["second"].queryset = _players(event)
-    if form.is_valid():
-        try:
-            tournament.swap_players(
-                event=event,
-                round_number=form.cleaned_data["round_number"],
-                first=form.cleaned_data["first"],
-                second=form.cleaned_data["second"],
-                user=request.user,
-            )
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(request, "Seats swapped; the schedule's quality is updated below.")
-    else:
-        messages.error(request, "Choose a round and two registered players.")
-    return redirect("scoring_manage:tournament", slug)
+
+    def run(data: dict[str, Any]) -> str:
+        tournament.swap_players(
+            event=event,
+            round_number=data["round_number"],
+            first=data["first"],
+            second=data["second"],
+            user=request.user,
+        )
+        return "Seats swapped; the schedule's quality is updated below."
+
+    return _act(request, event, form, "Choose a round and two registered players.", run)
 
 
 @login_required
@@ -162,16 +174,14 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     form = ReplaceForm(request.POST)
     form.fields["player"].queryset = form.fields["substitute"].queryset = _players(event)
-    if form.is_valid():
-        try:
-            count = tournament.replace_player(event=event, user=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(request, f"{form.cleaned_data['substitute']} takes over {count} tables.")
-    else:
-        messages.error(request, "Choose the player, the substitute, the first round and give a reason.")
-    return redirect("scoring_manage:tournament", slug)
+
+    def run(data: dict[str, Any]) -> str:
+        count = tournament.replace_player(event=event, user=request.user, **data)
+        return f"{data['substitute']} takes over {count} tables."
+
+    return _act(
+        request, event, form, "Choose the player, the substitute, the first round and give a reason.", run
+    )
 
 
 class SwissForm(forms.Form):
@@ -182,18 +192,19 @@ class SwissForm(forms.Form):
 @require_POST
 def swiss(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
-    form = SwissForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Choose a round from 2 on: round 1 has no standings to seat by.")
-        return redirect("scoring_manage:tournament", slug)
-    number = form.cleaned_data["round_number"]
-    try:
+
+    def run(data: dict[str, Any]) -> str:
+        number = data["round_number"]
         tournament.reseat_swiss(event=event, round_number=number, user=request.user)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, f"Round {number} reseated by the standings after round {number - 1}.")
-    return redirect("scoring_manage:tournament", slug)
+        return f"Round {number} reseated by the standings after round {number - 1}."
+
+    return _act(
+        request,
+        event,
+        SwissForm(request.POST),
+        "Choose a round from 2 on: round 1 has no standings to seat by.",
+        run,
+    )
 
 
 @login_required

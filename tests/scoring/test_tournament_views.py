@@ -1,0 +1,79 @@
+"""The organiser's tournament page: generate, swap, Swiss reseat and replace through the views."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league.models import Hanchan, Registration, Seat
+from scoring import services
+from tests.scoring.test_tournament import make_tournament, tables_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_in(organiser):
+    client = Client()
+    client.force_login(organiser)
+    return client
+
+
+def test_generate_swap_swiss_replace(client_in, club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    url = reverse("scoring_manage:tournament_generate", args=[event.slug])
+    response = client_in.post(url, {"rounds": 3, "seed": 5}, follow=True)
+    assert "Seating generated" in response.content.decode()
+    assert Hanchan.objects.filter(event=event).count() == 6
+    page = client_in.get(reverse("scoring_manage:tournament", args=[event.slug])).content.decode()
+    assert "repeated opponent pair" in page and "Round 3" in page
+
+    t1, t2 = tables_of(event, 3)
+    client_in.post(
+        reverse("scoring_manage:tournament_swap", args=[event.slug]),
+        {"round_number": 3, "first": t1[0], "second": t2[0]},
+    )
+    assert tables_of(event, 3)[0][0] == t2[0]
+
+    for table in Hanchan.objects.filter(event=event, round_number=1):
+        services.record_final_scores(hanchan=table, scores=[40000, 32000, 28000, 20000], user=organiser)
+    response = client_in.post(
+        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
+    )
+    assert "reseated by the standings" in response.content.decode()
+
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    leaver = tables_of(event, 2)[0][0]
+    response = client_in.post(
+        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        {"player": leaver, "substitute": sub.pk, "from_round": 2, "reason": "ill"},
+        follow=True,
+    )
+    assert "takes over 2 tables" in response.content.decode()
+    assert Seat.objects.filter(player=sub, on_behalf_of_id=leaver).count() == 2
+
+
+def test_errors_are_shown_not_raised(client_in, club):
+    event = make_tournament(club, 6)
+    response = client_in.post(
+        reverse("scoring_manage:tournament_generate", args=[event.slug]), {"rounds": 2}, follow=True
+    )
+    assert "register 2 more substitutes" in response.content.decode()
+    response = client_in.post(
+        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 1}, follow=True
+    )
+    assert "round 1 has no standings" in response.content.decode()
+
+
+def test_printable_pages(client_in, club, organiser):
+    event = make_tournament(club, 8)
+    services.tournament.seat_tournament(event=event, rounds=1, user=organiser)
+    seating_page = client_in.get(
+        reverse("scoring_manage:seating_print", args=[event.slug, 1])
+    ).content.decode()
+    names = [s.player.display_name for s in Seat.objects.filter(hanchan__event=event)]
+    assert all(name in seating_page for name in names) and "By player" in seating_page
+    slips = client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 1])).content.decode()
+    assert slips.count('class="slip"') == 2 and "120000" in slips
+    assert client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 9])).status_code == 404
