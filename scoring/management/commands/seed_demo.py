@@ -28,6 +28,8 @@ from scoring.models import Penalty, SeatResult
 
 CLUB_SLUG = "tenbou-demo"
 EVENT_SLUG = "demo-league"
+TOURNAMENT_SLUG = "demo-open"
+TOURNAMENT_ROUNDS, TOURNAMENT_PLAYED = 4, 3
 USERNAME = "demo"
 PASSWORD = "tenbou-demo"  # printed on purpose: a local demo login, never for a real deployment
 SEED = 20250110
@@ -83,6 +85,12 @@ class Command(BaseCommand):
         else:
             event = self._build()
             self.stdout.write(f"Built the demo league in {time.perf_counter() - started:.1f} s.")
+        if not Event.objects.filter(slug=TOURNAMENT_SLUG).exists():
+            self._build_tournament(event)
+            self.stdout.write(
+                f"Built the demo tournament ({TOURNAMENT_SLUG}): {TOURNAMENT_ROUNDS} rounds seated, "
+                f"{TOURNAMENT_PLAYED} played."
+            )
         self._summary(event)
 
     # -- building -------------------------------------------------------------------------------------
@@ -142,6 +150,42 @@ class Command(BaseCommand):
         )
         return event
 
+    @transaction.atomic
+    def _build_tournament(self, league: Event) -> Event:
+        """A 16-player EMA tournament with a substitute: every round seated, the first three played on
+        paper (final scores of random legal games), the last one waiting for its results."""
+        user = get_user_model().objects.get(username=USERNAME)
+        rules = engine.make_ruleset("ema2016")
+        event = Event.objects.create(
+            club=league.club,
+            slug=TOURNAMENT_SLUG,
+            name="Demo Open 2025",
+            kind=Event.Kind.TOURNAMENT,
+            start_date=SEASON_START + timedelta(weeks=26),
+            end_date=SEASON_START + timedelta(weeks=26, days=1),
+            city="Lyon",
+            country="FR",
+            ruleset=rules.to_dict(),
+            ema_days=2,
+        )
+        players = list(Player.objects.filter(registrations__event=league).order_by("pk")[:17])
+        Registration.objects.bulk_create(
+            [Registration(event=event, player=p, is_substitute=i == 16) for i, p in enumerate(players)]
+        )
+        services.seat_tournament(event=event, rounds=TOURNAMENT_ROUNDS, user=user, seed=SEED)
+        rng = random.Random(SEED + 1)
+        tables = Hanchan.objects.filter(event=event, round_number__lte=TOURNAMENT_PLAYED).order_by("pk")
+        for table in tables:
+            state = random_game(rules, random.Random(rng.getrandbits(32))).replay().state
+            assert state is not None
+            services.record_final_scores(
+                hanchan=table, scores=list(state.scores), sticks=state.sticks, user=user
+            )
+        services.add_penalty(
+            event=event, player=players[3], points=-2000, reason="Slow play (referee)", user=user
+        )
+        return event
+
     def _players(self, club: Club, event: Event) -> list[Player]:
         """The 24 demo players, registered; an EMA number another player already holds is left out."""
         taken = set(
@@ -171,8 +215,7 @@ class Command(BaseCommand):
     def _remove(self) -> None:
         """Delete the demo event, its games and the demo club's players (penalties first: they protect
         games and players, and are otherwise never deleted)."""
-        event = Event.objects.filter(slug=EVENT_SLUG).first()
-        if event is not None:
+        for event in Event.objects.filter(slug__in=[TOURNAMENT_SLUG, EVENT_SLUG]):
             Penalty.objects.filter(event=event).delete()
             Hanchan.objects.filter(event=event).delete()
             event.delete()
