@@ -18,7 +18,7 @@ from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 from django.http import Http404
 
 from league.models import Event, Hanchan, Player, Registration
-from scoring.models import HandSeat, SeatResult, Win
+from scoring.models import HandSeat, SeatResult
 from scoring.ratings import RatingPoint, rating_history
 
 FINISHED = Hanchan.Status.FINISHED
@@ -227,26 +227,29 @@ def hand_stats(player: Player, events: QuerySet[Event]) -> HandStats:
 def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
     """The yakuman the player won in finished games, oldest first (one query).
 
-    ``Win.winner`` is a seat: the hand's seat row for that seat says who sat there (both conditions in
-    one ``filter`` so they hold for the same seat row).
+    ``Win.winner`` is a seat: the player's hand row for that seat is the one whose win counts.
     """
+    # Start from the player's own (indexed) hand rows: starting from the wins would scan every win of
+    # every league for ``yakuman > 0``. The win's conditions sit in one ``filter`` so they and the values
+    # below use the same join: the win of the seat this player sat in.
     rows = (
-        Win.objects.filter(
-            yakuman__gt=0,
-            hand__hanchan__status=FINISHED,
-            hand__hanchan__event__in=events,
-            hand__seat_rows__player=player,
-            hand__seat_rows__seat=F("winner"),
+        HandSeat.objects.filter(
+            player=player,
+            won=True,
+            hanchan__status=FINISHED,
+            hanchan__event__in=events,
+            hand__wins__yakuman__gt=0,
+            hand__wins__winner=F("seat"),
         )
-        .order_by("hand__hanchan__finished_at", "hand__hanchan_id", "hand__number")
+        .order_by("hanchan__finished_at", "hanchan_id", "hand__number")
         .values_list(
-            "hand__hanchan_id",
-            "hand__hanchan__finished_at",
-            "hand__hanchan__event__name",
+            "hanchan_id",
+            "hanchan__finished_at",
+            "hanchan__event__name",
             "hand__number",
             "hand__round_name",
-            "yakuman",
-            "yaku",
+            "hand__wins__yakuman",
+            "hand__wins__yaku",
         )
     )
     return [Yakuman(h, at, name, n, rnd, mult, list(yaku or [])) for h, at, name, n, rnd, mult, yaku in rows]

@@ -42,7 +42,7 @@ def refresh(hanchan: Hanchan) -> engine.Replay | None:
 
 
 def _players_by_seat(hanchan: Hanchan) -> dict[int, int]:
-    return {s.seat: s.credited_player.pk for s in hanchan.seats.select_related("on_behalf_of")}
+    return {s.seat: s.on_behalf_of_id or s.player_id for s in hanchan.seats.all()}
 
 
 def _write_hands(
