@@ -354,7 +354,7 @@ def import_records(
 
     Raises :class:`ImportFailed` whose message starts with the label of the offending source.
     """
-    user = user if getattr(user, "is_authenticated", False) else None
+    user = history.acting_user(user)
     with transaction.atomic():
         book = PlayerBook(event, create=create_players)
         games = parse_sources(sources, event, book)

@@ -38,6 +38,7 @@ from league.models import Event, Hanchan, Seat
 from scoring import engine
 from scoring.exports.ema import EmaResultsExport
 from scoring.models import Penalty, SeatResult
+from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
 
 SEAT_NAMES = ("East", "South", "West", "North")
@@ -211,14 +212,6 @@ def _seat_names(seats: list[Seat]) -> list[str]:
     ]
 
 
-def _seat_of(seats: list[Seat], player_id: int) -> int | None:
-    """The seat a player sat in or had filled on their behalf (as ``scoring.records.seat_of``)."""
-    for seat in seats:
-        if player_id in (seat.player_id, seat.on_behalf_of_id):
-            return seat.seat
-    return None
-
-
 def _check_table(
     event: Event,
     game: Hanchan,
@@ -234,8 +227,9 @@ def _check_table(
     check.results_sum = sum(r.result for r in stored)
     check.stored_penalties = sum(r.penalties for r in stored)
     extra = [0, 0, 0, 0]
+    by_player = seats_by_player(seats)
     for penalty in game_penalties:
-        seat = _seat_of(seats, penalty.player_id)
+        seat = by_player.get(penalty.player_id)
         if seat is not None:
             extra[seat] += penalty.points
     try:
@@ -312,7 +306,7 @@ def reconcile(event: Event, *, export: EmaResultsExport | None = None) -> Reconc
         counted = not penalty.cancelled
         if penalty.hanchan_id is not None:
             game = finished.get(penalty.hanchan_id)
-            if game is None or _seat_of(list(game.seats.all()), penalty.player_id) is None:
+            if game is None or penalty.player_id not in seats_by_player(game.seats.all()):
                 counted = False  # not in any stored result: the game is not finished (or void)
             elif counted:
                 per_game[penalty.hanchan_id].append(penalty)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from league.models import Hanchan
+from league.models import Hanchan, Seat
 
 from . import engine
 from .models import Hand, Penalty, Win
@@ -37,31 +37,54 @@ def engine_hands(hanchan: Hanchan) -> list[engine.Hand]:
     return [engine_hand(row, wins) for row, wins in stored_hands(hanchan)]
 
 
+def seats_by_player(seats: Iterable[Seat]) -> dict[int, int]:
+    """Player id -> seat, for the players who sat and for those a substitute sat for: a penalty given
+    to either belongs to that seat. Takes seat rows already loaded, so it never queries."""
+    by_player: dict[int, int] = {}
+    for seat in seats:
+        by_player[seat.player_id] = seat.seat
+        if seat.on_behalf_of_id:
+            by_player[seat.on_behalf_of_id] = seat.seat
+    return by_player
+
+
 def seat_of(hanchan: Hanchan, player_id: int) -> int | None:
     """The seat a player sat in, or that a substitute filled on their behalf."""
-    for seat in hanchan.seats.all():
-        if player_id in (seat.player_id, seat.on_behalf_of_id):
-            return seat.seat
-    return None
+    return seats_by_player(hanchan.seats.all()).get(player_id)
 
 
 def penalty_points(hanchan: Hanchan) -> list[int]:
     """Per seat, the active penalties given in this hanchan (chombo hands are not here: the engine
-    derives those from the hands)."""
+    derives those from the hands). Two queries."""
+    by_player = seats_by_player(hanchan.seats.all())
     points = [0, 0, 0, 0]
-    for penalty in Penalty.objects.filter(hanchan=hanchan, cancelled=False):
-        seat = seat_of(hanchan, penalty.player_id)
-        if seat is not None:
-            points[seat] += penalty.points
+    for player_id, amount in Penalty.objects.filter(hanchan=hanchan, cancelled=False).values_list(
+        "player_id", "points"
+    ):
+        if player_id in by_player:
+            points[by_player[player_id]] += amount
     return points
+
+
+def chombo_penalties_by_seat(hanchan: Hanchan) -> list[int]:
+    """Per seat, the active chombo penalties of a game (final-score games enter their chombos so)."""
+    by_player = seats_by_player(hanchan.seats.all())
+    counts = [0, 0, 0, 0]
+    for player_id in Penalty.objects.filter(
+        hanchan=hanchan, kind=Penalty.Kind.CHOMBO, cancelled=False
+    ).values_list("player_id", flat=True):
+        if player_id in by_player:
+            counts[by_player[player_id]] += 1
+    return counts
 
 
 def game_record(hanchan: Hanchan) -> engine.GameRecord:
     """The hanchan as a game record (game-record.md), for export and replay."""
-    seats = sorted(hanchan.seats.all(), key=lambda s: s.seat)
+    seats = sorted(hanchan.seats.select_related("player"), key=lambda s: s.seat)
+    by_player = seats_by_player(seats)
     penalties = []
     for penalty in Penalty.objects.filter(hanchan=hanchan, cancelled=False).order_by("created_at", "pk"):
-        seat = seat_of(hanchan, penalty.player_id)
+        seat = by_player.get(penalty.player_id)
         if seat is not None:
             penalties.append(engine.Penalty(seat=seat, points=penalty.points, reason=penalty.reason))
     return engine.GameRecord(

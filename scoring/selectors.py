@@ -104,19 +104,3 @@ def game_history(hanchan: Hanchan) -> QuerySet[HistoryEntry]:
 
 def event_penalties(event: Any) -> QuerySet[Penalty]:
     return Penalty.objects.filter(event=event).select_related("player", "hanchan", "given_by", "cancelled_by")
-
-
-def chombo_penalties_by_seat(hanchan: Hanchan) -> list[int]:
-    """Active chombo penalties of a game per seat (final-score games enter chombos this way)."""
-    counts = [0, 0, 0, 0]
-    seat_of_player = {}
-    for seat in hanchan.seats.all():
-        seat_of_player[seat.player_id] = seat.seat
-        if seat.on_behalf_of_id:
-            seat_of_player[seat.on_behalf_of_id] = seat.seat
-    for player_id in Penalty.objects.filter(
-        hanchan=hanchan, kind=Penalty.Kind.CHOMBO, cancelled=False
-    ).values_list("player_id", flat=True):
-        if player_id in seat_of_player:
-            counts[seat_of_player[player_id]] += 1
-    return counts

@@ -13,6 +13,7 @@ from league.models import Event, Hanchan, Player, Registration, Seat
 
 from . import history
 from .hands import bump, finish, lock_game
+from .penalties import give, withdraw
 from .sync import refresh, replay_stored
 
 SEAT_NAMES = ("East", "South", "West", "North")
@@ -45,7 +46,7 @@ def start_game(
     hanchan = Hanchan.objects.create(
         event=event,
         entry_mode=entry_mode,
-        entered_by=user if user and user.is_authenticated else None,
+        entered_by=history.acting_user(user),
         round_number=round_number,
         table_number=table_number,
     )
@@ -147,19 +148,16 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
             ).order_by("-created_at", "-pk")
         )
         for penalty in active[wanted:]:
-            penalty.cancelled, penalty.cancelled_reason = True, "final scores corrected"
-            penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
-            penalty.cancelled_at = timezone.now()
-            penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+            withdraw(penalty, user=user, reason="final scores corrected")
         for _ in range(wanted - len(active)):
-            Penalty.objects.create(
+            give(
                 event=game.event,
                 player=player,
                 hanchan=game,
                 points=-rules.chombo_points,
                 kind=Penalty.Kind.CHOMBO,
                 reason="chombo (entered with the final scores)",
-                given_by=user if getattr(user, "is_authenticated", False) else None,
+                user=user,
             )
 
 

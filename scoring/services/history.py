@@ -8,6 +8,11 @@ from league.models import Event, Hanchan
 from scoring.models import HistoryEntry
 
 
+def acting_user(user: Any) -> Any:
+    """The user to record as having done something: None for an anonymous user (or none at all)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 def log(
     *,
     event: Event,
@@ -22,7 +27,7 @@ def log(
     return HistoryEntry.objects.create(
         event=event,
         hanchan=hanchan,
-        user=user if getattr(user, "is_authenticated", False) else None,
+        user=acting_user(user),
         action=action,
         summary=summary[:300],
         reason=(reason or "")[:300],

@@ -23,6 +23,30 @@ def _refresh_game(hanchan: Hanchan | None) -> None:
         refresh(game)
 
 
+def give(
+    *, event: Event, player: Player, hanchan: Hanchan | None, points: int, kind: str, reason: str, user: Any
+) -> Penalty:
+    """Write a penalty row (checked by the caller; no game refresh, no history entry)."""
+    return Penalty.objects.create(
+        event=event,
+        player=player,
+        hanchan=hanchan,
+        points=points,
+        kind=kind,
+        reason=reason.strip(),
+        given_by=history.acting_user(user),
+    )
+
+
+def withdraw(penalty: Penalty, *, user: Any, reason: str) -> None:
+    """Mark a penalty cancelled with who and why (no game refresh, no history entry): never deleted."""
+    penalty.cancelled = True
+    penalty.cancelled_reason = reason.strip()
+    penalty.cancelled_by = history.acting_user(user)
+    penalty.cancelled_at = timezone.now()
+    penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+
+
 @transaction.atomic
 def add_penalty(
     *,
@@ -54,14 +78,8 @@ def add_penalty(
             and not hanchan.seats.filter(on_behalf_of=player).exists()
         ):
             raise ValidationError({"player": f"{player} did not play in that game."})
-    penalty = Penalty.objects.create(
-        event=event,
-        player=player,
-        hanchan=hanchan,
-        points=points,
-        kind=kind,
-        reason=reason.strip(),
-        given_by=user if getattr(user, "is_authenticated", False) else None,
+    penalty = give(
+        event=event, player=player, hanchan=hanchan, points=points, kind=kind, reason=reason, user=user
     )
     _refresh_game(hanchan)
     history.log(
@@ -83,11 +101,7 @@ def cancel_penalty(*, penalty: Penalty, user: Any, reason: str) -> Penalty:
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.cancelled:
         raise ValidationError("This penalty is already cancelled.")
-    penalty.cancelled = True
-    penalty.cancelled_reason = reason.strip()
-    penalty.cancelled_by = user if getattr(user, "is_authenticated", False) else None
-    penalty.cancelled_at = timezone.now()
-    penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+    withdraw(penalty, user=user, reason=reason)
     _refresh_game(penalty.hanchan)
     history.log(
         event=penalty.event,

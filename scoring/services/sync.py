@@ -13,7 +13,7 @@ from league.models import Hanchan
 from scoring import engine
 from scoring.models import Hand, HandSeat, SeatResult, Win
 from scoring.ratings import schedule_rebuild
-from scoring.records import engine_hand, penalty_points, seat_of, stored_hands
+from scoring.records import chombo_penalties_by_seat, engine_hand, penalty_points, stored_hands
 
 from .errors import as_validation_error
 
@@ -125,12 +125,8 @@ def _write_results(hanchan: Hanchan, played: engine.Replay | None, rules: engine
     chombos = [0, 0, 0, 0]
     for seat in hanchan.hands.filter(result=Hand.Result.CHOMBO).values_list("chombo_seat", flat=True):
         chombos[seat] += 1
-    for player_id in hanchan.penalties.filter(cancelled=False, kind="chombo").values_list(
-        "player", flat=True
-    ):
-        seat = seat_of(hanchan, player_id)
-        if seat is not None:
-            chombos[seat] += 1
+    for seat, count in enumerate(chombo_penalties_by_seat(hanchan)):
+        chombos[seat] += count
     finished_at = hanchan.finished_at or timezone.now()
     results = list(final.results)
     event = hanchan.event

@@ -20,9 +20,8 @@ from league.permissions import managed_event_or_404
 from scoring import engine, services
 from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, ReasonForm, StartGameForm
 from scoring.models import Penalty
-from scoring.records import engine_hand
+from scoring.records import chombo_penalties_by_seat, engine_hand
 from scoring.selectors import (
-    chombo_penalties_by_seat,
     event_penalties,
     game_history,
     game_view,
