@@ -14,7 +14,7 @@ from league.models import Event, Hanchan, Player, Registration, Seat
 from . import history
 from .hands import bump, finish, lock_game
 from .penalties import give, withdraw
-from .sync import refresh, replay_stored
+from .sync import refresh, refresh_results, replay_stored
 
 SEAT_NAMES = ("East", "South", "West", "North")
 
@@ -181,7 +181,7 @@ def finish_game(
             {"reason": "The game has not reached its end: say why it ends now (e.g. time limit)."}
         )
     summary = "Finished" if played.finished else f"Finished early after hand {len(played.hands)}"
-    finish(game, user=user, summary=summary, reason=reason)
+    finish(game, played, user=user, summary=summary, reason=reason)
     hanchan.refresh_from_db()
 
 
@@ -194,7 +194,7 @@ def void_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int
     if game.status == Hanchan.Status.VOID:
         raise ValidationError("This game is already void.")
     bump(game, status=Hanchan.Status.VOID)
-    refresh(game)
+    refresh_results(game, None)  # a void game has no results; its hands stay as they are
     history.log(
         event=game.event, hanchan=game, user=user, action="game voided", summary="Voided", reason=reason
     )
@@ -211,7 +211,7 @@ def reopen_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: i
     if game.status == Hanchan.Status.IN_PROGRESS:
         raise ValidationError("This game is already in progress.")
     bump(game, status=Hanchan.Status.IN_PROGRESS, finished_at=None)
-    refresh(game)
+    refresh_results(game, None)  # an open game has no results; its hands stay as they are
     history.log(
         event=game.event, hanchan=game, user=user, action="game reopened", summary="Reopened", reason=reason
     )

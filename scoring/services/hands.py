@@ -21,7 +21,7 @@ from scoring.records import engine_hands, hand_row, win_rows
 
 from . import history
 from .errors import GameChanged, as_validation_error
-from .sync import refresh
+from .sync import refresh, refresh_results
 
 
 def lock_game(hanchan: Hanchan, expected_version: int | None) -> Hanchan:
@@ -40,10 +40,11 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
     hanchan.save(update_fields=["version", *fields])
 
 
-def finish(game: Hanchan, *, user: Any, summary: str, reason: str = "") -> None:
-    """Mark a locked game finished, write its results and say so in the history."""
+def finish(game: Hanchan, played: engine.Replay, *, user: Any, summary: str, reason: str = "") -> None:
+    """Mark a locked game finished, write its results from ``played`` (the replay of its stored hands,
+    which the caller already has) and say so in the history."""
     bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
-    refresh(game)
+    refresh_results(game, played)
     history.log(
         event=game.event, hanchan=game, user=user, action="game finished", summary=summary, reason=reason
     )
@@ -103,7 +104,7 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        finish(game, user=user, summary="The game reached its end and was finished automatically.")
+        finish(game, played, user=user, summary="The game reached its end and was finished automatically.")
     else:
         bump(game)
     hanchan.version = game.version

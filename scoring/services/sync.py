@@ -35,10 +35,16 @@ def refresh(hanchan: Hanchan) -> engine.Replay | None:
     if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
         played, stored = replay_stored(hanchan)
         _write_hands(hanchan, played, stored, rules)
-    _write_results(hanchan, played, rules)
+    refresh_results(hanchan, played)
+    return played
+
+
+def refresh_results(hanchan: Hanchan, played: engine.Replay | None) -> None:
+    """Rewrite the game's seat results only, from a replay of its current hands (``None`` for a game
+    entered as final scores): for a change of status, where the hands' cached rows are already right."""
+    _write_results(hanchan, played, hanchan.event.rules)
     # After the commit, once per transaction: ratings from this game on (scoring/ratings.py says why).
     schedule_rebuild(hanchan)
-    return played
 
 
 def _players_by_seat(hanchan: Hanchan) -> dict[int, int]:
