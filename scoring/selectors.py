@@ -23,6 +23,7 @@ class LogLine:
 
     number: int
     round: str
+    deal: int
     dealer: int
     honba: int
     sticks: int
@@ -78,6 +79,7 @@ def game_view(hanchan: Hanchan) -> GameView:
         LogLine(
             o.number,
             o.round,
+            o.deal,
             o.dealer,
             o.honba,
             o.sticks,

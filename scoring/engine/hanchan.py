@@ -54,6 +54,8 @@ class HandOutcome:
 
     number: int
     round: str
+    deal: int
+    """Index of the deal (0 = East 1): ``round`` as a number, e.g. for the seat winds of this hand."""
     dealer: int
     honba: int
     sticks: int
@@ -325,6 +327,7 @@ def play_hand(state: TableState, hand: Hand, rules: Ruleset) -> HandOutcome:
     outcome = HandOutcome(
         number=state.hands_played,
         round=round_name(deal),
+        deal=deal,
         dealer=dealer,
         honba=honba,
         sticks=sticks,

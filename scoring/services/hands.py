@@ -64,16 +64,22 @@ def _write(hanchan: Hanchan, number: int, hand: engine.Hand, tiles: list[Any] | 
     return row
 
 
-def preview(hanchan: Hanchan, hand: engine.Hand) -> tuple[engine.HandOutcome, engine.TableState]:
-    """What ``hand`` would do if recorded now, without saving: raises ValidationError if it cannot be."""
+def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -> engine.HandOutcome:
+    """What ``hand`` would do, without saving: recorded next, or in place of hand ``number`` (a
+    correction, with every later hand replayed after it). ValidationError if it cannot be."""
     rules = hanchan.event.rules
+    hands = engine_hands(hanchan)
+    if number is not None and not 1 <= number <= len(hands):
+        raise ValidationError(f"Hand {number} does not exist in this game.")
     try:
-        played = engine.replay(engine_hands(hanchan), rules)
+        if number is not None:
+            hands[number - 1] = hand
+            return engine.replay(hands, rules).hands[number - 1]
+        played = engine.replay(hands, rules)
         assert played.state is not None
-        outcome = engine.play_hand(played.state, hand, rules)
+        return engine.play_hand(played.state, hand, rules)
     except engine.EngineError as exc:
         raise as_validation_error(exc) from None
-    return outcome, played.state
 
 
 @transaction.atomic

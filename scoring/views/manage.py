@@ -143,36 +143,25 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The payments the hand being entered would make, shown before saving (htmx partial)."""
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
-    number = request.POST.get("number") or request.GET.get("number")
-    form = _hand_form(view, request.POST or None)
+    raw = request.POST.get("number") or request.GET.get("number") or ""
+    number = int(raw) if raw.isdigit() else None  # a correction of hand ``number``
+    if number is not None and 1 <= number <= len(view.log):
+        # The form reads the winds of the hand being corrected, not of the next one.
+        state = engine.TableState(scores=[], deal=view.log[number - 1].deal)
+        form = HandForm(request.POST or None, rules=view.rules, names=view.names, state=state)
+    else:
+        form = _hand_form(view, request.POST or None)
     context: dict[str, Any] = {"game": view, "form": form}
     if request.method == "POST" and form.is_valid() and form.hand is not None:
         try:
-            if number:
-                outcome = _preview_correction(hanchan, int(number), form.hand)
-            else:
-                outcome, _ = services.preview(hanchan, form.hand)
+            outcome = services.preview(hanchan, form.hand, number=number)
             context["outcome"] = outcome
             context["rows"] = list(zip(view.names, outcome.deltas, outcome.scores, strict=True))
-        except (ValidationError, ValueError) as exc:
-            context["error"] = _error_text(exc) if isinstance(exc, ValidationError) else str(exc)
+        except ValidationError as exc:
+            context["error"] = _error_text(exc)
     elif request.method == "POST":
         context["error"] = " ".join(str(e) for errors in form.errors.values() for e in errors)
     return render(request, "scoring/manage/_preview.html", context)
-
-
-def _preview_correction(hanchan: Hanchan, number: int, hand: engine.Hand) -> engine.HandOutcome:
-    from scoring.records import engine_hands
-
-    hands = engine_hands(hanchan)
-    if not 1 <= number <= len(hands):
-        raise ValueError(f"Hand {number} does not exist in this game.")
-    hands[number - 1] = hand
-    try:
-        played = engine.replay(hands, hanchan.event.rules)
-    except engine.EngineError as exc:
-        raise ValidationError(str(exc)) from None
-    return played.hands[number - 1]
 
 
 @login_required
@@ -183,7 +172,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     current = engine_hand(row, row.wins.all())
     # The form shows the players' winds as they were in that hand.
     before = view.log[number - 1]
-    state = engine.TableState(scores=[], deal="ESWN".index(before.round[0]) * 4 + int(before.round[1]) - 1)
+    state = engine.TableState(scores=[], deal=before.deal)
     form = HandForm(
         request.POST or None,
         rules=view.rules,

@@ -139,3 +139,23 @@ def test_someone_elses_game_is_404(client, game, db):
         client.post(reverse("scoring_manage:hand_add", args=[game.pk]), {"result": "draw"}).status_code == 404
     )
     assert not HandRow.objects.exists()
+
+
+def test_preview_of_a_correction_replays_from_that_hand(client_in, game):
+    post_hand(client_in, game, result="ron", winner=0, loser=2, han=3, fu=40)  # the dealer stays
+    post_hand(client_in, game, result="draw")
+    url = reverse("scoring_manage:preview", args=[game.pk]) + "?number=1"
+    # Hand 1 as a non-dealer win instead: Bob's 1 han 30 fu ron from Cho is 1000.
+    text = client_in.post(
+        url, {"result": "ron", "winner": 1, "loser": 2, "han": 1, "fu": 30}
+    ).content.decode()
+    assert "+1000" in text and "−1000" in text
+    assert HandRow.objects.get(hanchan=game, number=1).deltas == [7700, 0, -7700, 0]  # nothing saved
+    junk = client_in.post(
+        reverse("scoring_manage:preview", args=[game.pk]) + "?number=x1", {"result": "draw"}
+    )
+    assert junk.status_code == 200
+    missing = client_in.post(
+        reverse("scoring_manage:preview", args=[game.pk]) + "?number=9", {"result": "draw"}
+    )
+    assert "Hand 9 does not exist" in missing.content.decode()
