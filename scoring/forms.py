@@ -13,7 +13,7 @@ from . import engine
 from .describe import ABORT_WORDS
 from .engine.tiles import TileHand, score_tiles
 
-WINDS = ("East", "South", "West", "North")
+WINDS = engine.WINDS
 HAN_CHOICES = [("", "han")] + [(str(h), f"{h} han") for h in range(1, 14)]
 FU_CHOICES = [("", "fu")] + [(str(f), f"{f} fu") for f in sorted(engine.value.VALID_FU)]
 YAKUMAN_CHOICES = [("", "—"), ("1", "yakuman"), ("2", "double yakuman"), ("3", "triple yakuman")]

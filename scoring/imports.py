@@ -38,7 +38,7 @@ from scoring.records import hand_row, win_rows
 from scoring.services import history
 from scoring.services.sync import refresh
 
-SEAT_NAMES = ("East", "South", "West", "North")
+SEAT_NAMES = engine.WINDS
 EMA_NUMBER = re.compile(r"^\d{8}$")
 _MAX_NAME = Player._meta.get_field("display_name").max_length or 80
 
@@ -146,16 +146,10 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
     if record.hands:
         raise ImportFailed("final_scores: a record has either hands or final_scores, not both")
     sticks = _optional_int(data, "final_sticks", minimum=0) or 0
-    rules = record.rules
-    expected = 4 * rules.start_points - 1000 * sticks
-    if sum(scores) != expected:
-        raise ImportFailed(
-            f"final_scores: the four scores sum to {sum(scores)}, but must sum to {expected} "
-            f"(4 × {rules.start_points} start points − {sticks} riichi sticks left on the table)"
-        )
-    for seat, score in enumerate(scores):
-        if score % 100:
-            raise ImportFailed(f"final_scores: {SEAT_NAMES[seat]}'s score {score} is not a multiple of 100")
+    try:
+        engine.check_final_scores(scores, sticks, record.rules)
+    except engine.RuleViolation as exc:
+        raise ImportFailed(f"final_scores: {exc.message}") from None
     return list(scores), sticks
 
 

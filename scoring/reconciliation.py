@@ -41,7 +41,7 @@ from scoring.models import Penalty, SeatResult
 from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
 
-SEAT_NAMES = ("East", "South", "West", "North")
+SEAT_NAMES = engine.WINDS
 
 
 def game_label(hanchan: Hanchan) -> str:

@@ -8,9 +8,9 @@ games).
 """
 
 from .errors import EngineError, RecordError, RulesetError, RuleViolation, TileError
-from .final import FinalResult, final_result, places
+from .final import FinalResult, check_final_scores, expected_total, final_result, places
 from .hanchan import HandOutcome, Replay, TableState, play_hand, replay, round_name
-from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, Win, nearest_first
+from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, WINDS, Hand, Win, nearest_first
 from .record import (
     GameRecord,
     Penalty,
@@ -32,6 +32,7 @@ __all__ = [
     "RON",
     "SETTINGS",
     "TSUMO",
+    "WINDS",
     "EngineError",
     "FinalResult",
     "GameRecord",
@@ -48,7 +49,9 @@ __all__ = [
     "TileError",
     "Win",
     "base_points",
+    "check_final_scores",
     "check_value",
+    "expected_total",
     "hand_points",
     "final_result",
     "hand_from_dict",

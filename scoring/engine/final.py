@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import RuleViolation
+from .hand import WINDS
 from .ruleset import Ruleset
 
 
@@ -34,6 +36,29 @@ class FinalResult:
             "penalties": list(self.penalties),
             "results": list(self.results),
         }
+
+
+def expected_total(rules: Ruleset, sticks: int) -> int:
+    """What four final scores add up to: 4 × start points, less the riichi sticks left on the table."""
+    return 4 * rules.start_points - 1000 * sticks
+
+
+def check_final_scores(scores: list[int] | tuple[int, ...], sticks: int, rules: Ruleset) -> None:
+    """Reject final scores (of a game kept on paper) that cannot be: a wrong total, a stray odd amount."""
+    if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        raise RuleViolation("enter four final scores, one per seat, as whole numbers", field="scores")
+    if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 0:
+        raise RuleViolation("the riichi sticks left on the table cannot be negative", field="sticks")
+    expected = expected_total(rules, sticks)
+    if sum(scores) != expected:
+        raise RuleViolation(
+            f"the four scores sum to {sum(scores)}, but must sum to {expected} (4 × {rules.start_points} "
+            f"start points − {sticks} riichi stick{'s' if sticks != 1 else ''} left on the table)",
+            field="scores",
+        )
+    for seat, score in enumerate(scores):
+        if score % 100:
+            raise RuleViolation(f"{WINDS[seat]}'s score {score} is not a multiple of 100", field="scores")
 
 
 def split(total: int, seats: list[int]) -> dict[int, int]:

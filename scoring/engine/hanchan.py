@@ -16,12 +16,12 @@ from .hand import ABORT, CHOMBO, DRAW, RON, TSUMO, Hand, nearest_first
 from .ruleset import Ruleset
 from .value import base_points, check_value, ron_points, tsumo_points
 
-WINDS = "ESWN"
+WIND_LETTERS = "ESWN"
 
 
 def round_name(deal: int) -> str:
     """``E1`` … ``S4`` … ``W4`` from the deal index (0 = East 1)."""
-    return f"{WINDS[(deal // 4) % 4]}{deal % 4 + 1}"
+    return f"{WIND_LETTERS[(deal // 4) % 4]}{deal % 4 + 1}"
 
 
 @dataclass(slots=True)

@@ -18,6 +18,9 @@ ABORT = "abort"
 CHOMBO = "chombo"
 RESULTS = (RON, TSUMO, DRAW, ABORT, CHOMBO)
 
+WINDS = ("East", "South", "West", "North")
+"""Seat names: the winds of the first hand, seat 0 being East."""
+
 ABORT_REASONS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
 
 

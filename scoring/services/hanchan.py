@@ -10,13 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.models import Event, Hanchan, Player, Registration, Seat
+from scoring import engine
 
 from . import history
 from .hands import bump, finish, lock_game
 from .penalties import give, withdraw
 from .sync import refresh, refresh_results, replay_stored
 
-SEAT_NAMES = ("East", "South", "West", "North")
+SEAT_NAMES = engine.WINDS
 
 
 @transaction.atomic
@@ -84,21 +85,11 @@ def record_final_scores(
         raise ValidationError("This game is entered hand by hand: its scores come from its hands.")
     if game.status == Hanchan.Status.VOID:
         raise ValidationError("This game is void: reopen it first.")
-    rules = game.event.rules
-    if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
-        raise ValidationError("Enter four final scores, one per seat.")
-    if sticks < 0:
-        raise ValidationError({"sticks": "The riichi sticks left on the table cannot be negative."})
-    expected = 4 * rules.start_points - 1000 * sticks
-    if sum(scores) != expected:
-        raise ValidationError(
-            f"The four scores sum to {sum(scores)}, but must sum to {expected} "
-            f"(4 × {rules.start_points} start points − {sticks} riichi stick{'s' if sticks != 1 else ''} "
-            f"left on the table)."
-        )
-    for i, s in enumerate(scores):
-        if s % 100:
-            raise ValidationError(f"{SEAT_NAMES[i]}'s score {s} is not a multiple of 100.")
+    try:
+        engine.check_final_scores(scores, sticks, game.event.rules)
+    except engine.RuleViolation as exc:
+        message = exc.message[0].upper() + exc.message[1:] + "."
+        raise ValidationError({"sticks": message} if exc.field == "sticks" else message) from None
     seats = {s.seat: s for s in game.seats.all()}
     before = [seats[i].final_score for i in range(4)]
     for i, score in enumerate(scores):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django import template
 
+from scoring import engine
+
 register = template.Library()
 
-WINDS = ("East", "South", "West", "North")
+WINDS = engine.WINDS
 
 
 @register.filter

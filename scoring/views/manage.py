@@ -75,7 +75,7 @@ def _game_page(
             initial[f"score_{seat.seat}"] = seat.final_score
             initial[f"chombo_{seat.seat}"] = chombo_counts[seat.seat]
         context["scores_form"] = scores_form or FinalScoresForm(initial=initial, names=view.names)
-        context["expected_sum"] = 4 * view.rules.start_points
+        context["expected_sum"] = engine.expected_total(view.rules, 0)
     return render(request, "scoring/manage/game.html", context, status=status)
 
 

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_POST
 from league import seating
 from league.models import Event, Hanchan, Player
 from league.permissions import managed_event_or_404
+from scoring import engine
 from scoring.services import tournament
 
-WINDS = ("East", "South", "West", "North")
+WINDS = engine.WINDS
 
 
 class SeatingForm(forms.Form):
@@ -244,6 +245,6 @@ def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "number": number,
             "tables": tables,
             "winds": WINDS,
-            "expected_sum": 4 * event.rules.start_points,
+            "expected_sum": engine.expected_total(event.rules, 0),
         },
     )

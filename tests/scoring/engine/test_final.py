@@ -377,3 +377,19 @@ def test_to_dict():
         "penalties": [0, 0, 0, 0],
         "results": [28000, 5000, -8000, -25000],
     }
+
+
+def test_final_scores_must_add_up_to_the_start_less_the_sticks_left():
+    from scoring.engine import RuleViolation, check_final_scores, expected_total, make_ruleset
+
+    rules = make_ruleset("tenhou")
+    assert expected_total(rules, 2) == 98000
+    check_final_scores([40000, 30000, 20000, 8000], 2, rules)
+    with pytest.raises(RuleViolation, match=r"sum to 100000, but must sum to 98000 .*2 riichi sticks"):
+        check_final_scores([40000, 30000, 20000, 10000], 2, rules)
+    with pytest.raises(RuleViolation, match="West's score 20050 is not a multiple of 100"):
+        check_final_scores([40000, 30000, 20050, 9950], 0, rules)
+    with pytest.raises(RuleViolation, match="cannot be negative"):
+        check_final_scores([25000] * 4, -1, rules)
+    with pytest.raises(RuleViolation, match="four final scores"):
+        check_final_scores([25000] * 3, 0, rules)
