@@ -21,7 +21,16 @@ from .record import (
     replay_output,
 )
 from .ruleset import PRESETS, SETTINGS, Ruleset, make_ruleset, ruleset_from_spec, ruleset_spec
-from .value import HandValue, base_points, check_value, hand_points, ron_points, tsumo_points
+from .value import (
+    HandValue,
+    base_points,
+    check_value,
+    hand_points,
+    paid_as_one_yakuman,
+    paid_yakuman,
+    ron_points,
+    tsumo_points,
+)
 
 __all__ = [
     "ABORT",
@@ -59,6 +68,8 @@ __all__ = [
     "load_record",
     "make_ruleset",
     "nearest_first",
+    "paid_as_one_yakuman",
+    "paid_yakuman",
     "places",
     "play_hand",
     "record_from_dict",

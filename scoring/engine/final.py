@@ -58,7 +58,14 @@ def check_final_scores(scores: list[int] | tuple[int, ...], sticks: int, rules: 
         )
     for seat, score in enumerate(scores):
         if score % 100:
-            raise RuleViolation(f"{WINDS[seat]}'s score {score} is not a multiple of 100", field="scores")
+            raise RuleViolation(
+                "{seat}'s score {score} is not a multiple of 100",
+                field="scores",
+                code="score_not_multiple_of_100",
+                params={"score": score},
+                seats={"seat": seat},
+                default_names=WINDS,
+            )
 
 
 def split(total: int, seats: list[int]) -> dict[int, int]:

@@ -109,7 +109,13 @@ def _seats(values: Iterable[object], what: str) -> tuple[int, ...]:
     for value in values:
         seat = _seat(value, what)
         if seat in seen:
-            raise RuleViolation(f"seat {seat} is listed twice in {what}", field=what)
+            raise RuleViolation(
+                "{seat} is listed twice in {what}",
+                field=what,
+                code="seat_listed_twice",
+                params={"what": what},
+                seats={"seat": seat},
+            )
         seen.append(seat)
     return tuple(seen)
 
@@ -121,8 +127,11 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
         for seat in riichi:
             if state.scores[seat] < 1000:
                 raise RuleViolation(
-                    f"seat {seat} cannot declare riichi with {state.scores[seat]} points (fewer than 1000)",
+                    "{seat} cannot declare riichi with {points} points (fewer than 1000)",
                     field="riichi",
+                    code="riichi_below_1000",
+                    params={"points": state.scores[seat]},
+                    seats={"seat": seat},
                 )
     result = hand.result
     if result in (RON, TSUMO):
@@ -136,12 +145,19 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
         else:
             loser = _seat(hand.loser, "loser")
             if loser in winners:
-                raise RuleViolation(f"seat {loser} cannot win on their own discard", field="loser")
+                raise RuleViolation(
+                    "{loser} cannot win on their own discard",
+                    field="loser",
+                    code="ron_on_own_discard",
+                    seats={"loser": loser},
+                )
             if len(winners) > 1 and rules.multiple_ron == "atamahane":
                 nearest = nearest_first(loser, winners)[0]
                 raise RuleViolation(
-                    f"only the nearest ron winner wins under atamahane: record seat {nearest} alone",
+                    "only the nearest ron winner wins under atamahane: record {nearest} alone",
                     field="wins",
+                    code="atamahane_nearest_only",
+                    seats={"nearest": nearest},
                 )
             if len(winners) == 3 and rules.triple_ron == "abort":
                 raise RuleViolation(
@@ -354,7 +370,7 @@ def replay(hands: Iterable[Hand], rules: Ruleset) -> Replay:
         try:
             outcome = play_hand(state, hand, rules)
         except RuleViolation as exc:
-            raise RecordError(exc.message, hand=number, field=exc.field) from None
+            raise RecordError.at_hand(exc, number) from None
         out.hands.append(outcome)
         if outcome.penalties != (0, 0, 0, 0):
             for seat in range(4):

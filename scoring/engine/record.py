@@ -18,6 +18,8 @@ from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, Win
 from .ruleset import Ruleset, ruleset_from_spec, ruleset_spec
 
 FORMAT = 1
+MAX_YAKUMAN = 6
+"""The most yakuman one win may hold in a record (game-record.md limits); the ruleset decides their worth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +90,17 @@ def _seat_list(data: dict[str, Any], key: str) -> tuple[int, ...]:
 def _win(data: Any) -> Win:
     if not isinstance(data, dict):
         raise EngineError(f"a win must be an object, not {data!r}", field="wins")
+    yakuman = _int(data, "yakuman", required=False)
+    if yakuman is not None and yakuman > MAX_YAKUMAN:
+        raise EngineError(
+            f"'yakuman' is how many yakuman the hand holds, from 1 to {MAX_YAKUMAN}, not {yakuman}",
+            field="yakuman",
+        )
     return Win(
         winner=_int(data, "winner"),  # type: ignore[arg-type]
         han=_int(data, "han", required=False),
         fu=_int(data, "fu", required=False),
-        yakuman=_int(data, "yakuman", required=False),
+        yakuman=yakuman,
         pao=_int(data, "pao", required=False),
     )
 
@@ -154,7 +162,7 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
         try:
             hands.append(hand_from_dict(raw))
         except EngineError as exc:
-            raise RecordError(exc.message, hand=number, field=exc.field) from None
+            raise RecordError.at_hand(exc, number) from None
     penalties = []
     raw_penalties = data.get("penalties", [])
     if not isinstance(raw_penalties, list):

@@ -160,7 +160,11 @@ SETTINGS: dict[str, Setting] = {
             "13 han or more without a yakuman: kazoe yakuman, or capped at sanbaiman",
             ("yakuman", "sanbaiman"),
         ),
-        _S("yakuman_stacking", bool, "Double and multiple yakuman count (a yakuman multiplier above 1)"),
+        _S(
+            "yakuman_stacking",
+            bool,
+            "Double and multiple yakuman are paid as such; without it any yakuman count pays one yakuman",
+        ),
         _S(
             "abortive_draws",
             bool,

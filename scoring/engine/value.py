@@ -24,15 +24,42 @@ class HandValue:
     fu: int | None = None
     yakuman: int | None = None
 
-    def describe(self) -> str:
-        """The value in words: ``3 han 40 fu``, ``6 han``, ``yakuman``, ``double yakuman``."""
+    def describe(self, rules: Ruleset | None = None) -> str:
+        """The value in words: ``3 han 40 fu``, ``6 han``, ``yakuman``, ``double yakuman``.
+
+        Given the ``rules``, a yakuman count the ruleset does not stack says what it is paid as:
+        ``double yakuman, paid as one yakuman``.
+        """
         if self.yakuman:
-            return {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}.get(
-                self.yakuman, f"{self.yakuman}× yakuman"
-            )
+            words = yakuman_words(self.yakuman)
+            if rules is not None and paid_as_one_yakuman(self, rules):
+                return f"{words}, paid as one yakuman"
+            return words
         if self.han is not None and self.han <= 4:
             return f"{self.han} han {self.fu} fu"
         return f"{self.han} han"
+
+
+def yakuman_words(count: int) -> str:
+    """``yakuman``, ``double yakuman``, ``triple yakuman``, ``4× yakuman``."""
+    return {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}.get(count, f"{count}× yakuman")
+
+
+def paid_yakuman(value: HandValue, rules: Ruleset) -> int:
+    """How many yakuman the win is paid as: the count at the table where yakuman stack, else one.
+
+    The record states what was at the table and the ruleset decides what it is worth, as the kazoe
+    setting does for 13+ han: a double yakuman under a ruleset without stacking is paid as one yakuman,
+    never rejected (game-record.md).
+    """
+    if not value.yakuman:
+        return 0
+    return value.yakuman if rules.yakuman_stacking else 1
+
+
+def paid_as_one_yakuman(value: HandValue, rules: Ruleset) -> bool:
+    """Whether a multiple yakuman at the table is paid as one because the ruleset does not stack them."""
+    return bool(value.yakuman) and value.yakuman > 1 and not rules.yakuman_stacking
 
 
 def round_up(points: int) -> int:
@@ -50,12 +77,7 @@ def check_value(value: HandValue, *, tsumo: bool, rules: Ruleset) -> None:
             raise RuleViolation(
                 f"yakuman must be a whole number of at least 1, not {yakuman!r}", field="yakuman"
             )
-        if yakuman > 1 and not rules.yakuman_stacking:
-            raise RuleViolation(
-                f"yakuman {yakuman} needs a ruleset where yakuman stack (this one counts a single yakuman)",
-                field="yakuman",
-            )
-        return
+        return  # a count above what the ruleset stacks is valued by base_points, not rejected
     if han is None:
         raise RuleViolation("a win needs han (and fu), or yakuman", field="han")
     if isinstance(han, bool) or not isinstance(han, int) or han < 1:
@@ -87,7 +109,7 @@ def check_value(value: HandValue, *, tsumo: bool, rules: Ruleset) -> None:
 def base_points(value: HandValue, rules: Ruleset) -> int:
     """Base points (rules.md §1): ``fu × 2^(han+2)`` capped at mangan, then the limits."""
     if value.yakuman:
-        return 8000 * value.yakuman
+        return 8000 * paid_yakuman(value, rules)
     han = value.han or 0
     if han >= 13:
         return 8000 if rules.kazoe_limit == "yakuman" else 6000
@@ -126,7 +148,7 @@ def limit_name(value: HandValue, rules: Ruleset) -> str | None:
     """``mangan``, ``haneman``…, or None under mangan — for hand logs in words."""
     base = base_points(value, rules)
     if value.yakuman:
-        return value.describe()
+        return yakuman_words(paid_yakuman(value, rules))
     if base >= MANGAN and (value.han or 0) >= 3:
         if base == 8000:
             return "kazoe yakuman"

@@ -254,8 +254,8 @@ REJECTIONS: dict[str, Rejection] = {
         2,
         r"atamahane|nearest",
     ),
-    "yakuman-2-under-ema2016": Rejection(
-        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "yakuman": 2}), 2, r"yakuman"
+    "yakuman-7": Rejection(
+        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "yakuman": 7}), 2, r"yakuman.*1 to 6"
     ),
     "pao-on-non-yakuman": Rejection(
         rec("ema2016", OK, ron(0, {"winner": 1, "han": 6, "pao": 2})), 2, r"pao.*yakuman"

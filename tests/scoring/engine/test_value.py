@@ -535,13 +535,19 @@ def test_ron_rounded_up(base, dealer, ron):
 # -- yakuman multipliers and kazoe -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("tsumo", [True, False], ids=["tsumo", "ron"])
 @pytest.mark.parametrize("rules", [pytest.param(EMA2016, id="ema2016"), pytest.param(EMA2025, id="ema2025")])
 @pytest.mark.parametrize("k", [2, 3, 6])
-def test_yakuman_multiplier_rejected_without_stacking(k, rules):
+def test_yakuman_multiplier_paid_as_one_without_stacking(k, rules, tsumo):
+    """The record states the count at the table; a ruleset without stacking pays it as one yakuman."""
     assert not rules.yakuman_stacking
-    with pytest.raises(RuleViolation, match=rf"yakuman {k} needs a ruleset where yakuman stack") as info:
-        check_value(HandValue(yakuman=k), tsumo=False, rules=rules)
-    assert info.value.field == "yakuman"
+    value = HandValue(yakuman=k)
+    check_value(value, tsumo=tsumo, rules=rules)  # accepted, not rejected
+    base = base_points(value, rules)
+    assert base == 8000
+    assert ron_points(base, dealer=False) == 32000
+    assert ron_points(base, dealer=True) == 48000
+    assert tsumo_points(base, dealer=False) == (16000, 8000)
 
 
 @pytest.mark.parametrize("tsumo", [True, False], ids=["tsumo", "ron"])
