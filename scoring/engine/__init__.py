@@ -7,7 +7,7 @@ the rules each one implements: ``ruleset`` (settings and presets), ``value`` (ha
 games).
 """
 
-from .errors import EngineError, RecordError, RulesetError, RuleViolation, TileError
+from .errors import EngineError, RecordError, RulesetError, RuleViolation, TileError, seat_word
 from .final import FinalResult, check_final_scores, expected_total, final_result, places
 from .hanchan import HandOutcome, Replay, TableState, play_hand, replay, round_name
 from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, WINDS, Hand, Win, nearest_first
@@ -77,6 +77,7 @@ __all__ = [
     "replay_output",
     "ron_points",
     "round_name",
+    "seat_word",
     "ruleset_from_spec",
     "ruleset_spec",
     "tsumo_points",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 
+from league.models import Hanchan
 from scoring import engine
 
 
@@ -24,9 +27,28 @@ class GameChanged(Exception):
         self.expected_version = expected_version
 
 
-def as_validation_error(exc: engine.EngineError) -> ValidationError:
-    """An engine error as a form error on the field it names (``__all__`` when it names none)."""
-    message = str(exc)
+def seat_names(hanchan: Hanchan) -> list[str]:
+    """The display names of the hanchan's players in seat order (one query, on the error path only)."""
+    seats = hanchan.seats.select_related("player").order_by("seat")
+    return [seat.player.display_name for seat in seats]
+
+
+def render_engine_error(exc: engine.EngineError, names: Sequence[str] | None = None) -> str:
+    """The engine's message with each seat it names written as that seat's player (``Bob``, not
+    ``seat 1``); the engine's own ``seat N`` wording when no names are known."""
+    if names is None:
+        return str(exc)
+    return exc.render(lambda seat: names[seat] if 0 <= seat < len(names) else engine.seat_word(seat))
+
+
+def as_validation_error(
+    exc: engine.EngineError, *, hanchan: Hanchan | None = None, names: Sequence[str] | None = None
+) -> ValidationError:
+    """An engine error as a form error on the field it names (``__all__`` when it names none), with the
+    seats it names written as the players of ``hanchan`` (or ``names``, in seat order)."""
+    if names is None and hanchan is not None and exc.seats:
+        names = seat_names(hanchan)
+    message = render_engine_error(exc, names)
     field = exc.field if exc.field in FORM_FIELDS else None
     return ValidationError({field: message} if field else message)
 

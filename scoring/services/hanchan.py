@@ -13,6 +13,7 @@ from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 
 from . import history
+from .errors import render_engine_error, seat_names
 from .hands import bump, finish, lock_game
 from .penalties import give, withdraw
 from .sync import refresh, refresh_results, replay_stored
@@ -88,7 +89,8 @@ def record_final_scores(
     try:
         engine.check_final_scores(scores, sticks, game.event.rules)
     except engine.RuleViolation as exc:
-        message = exc.message[0].upper() + exc.message[1:] + "."
+        text = render_engine_error(exc, seat_names(game))
+        message = text[0].upper() + text[1:] + "."
         raise ValidationError({"sticks": message} if exc.field == "sticks" else message) from None
     seats = {s.seat: s for s in game.seats.all()}
     before = [seats[i].final_score for i in range(4)]

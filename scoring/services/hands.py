@@ -79,7 +79,7 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
         assert played.state is not None
         return engine.play_hand(played.state, hand, rules)
     except engine.EngineError as exc:
-        raise as_validation_error(exc) from None
+        raise as_validation_error(exc, hanchan=hanchan) from None
 
 
 @transaction.atomic

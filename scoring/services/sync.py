@@ -24,7 +24,7 @@ def replay_stored(hanchan: Hanchan) -> tuple[engine.Replay, list[tuple[Hand, lis
     try:
         played = engine.replay([engine_hand(row, wins) for row, wins in stored], hanchan.event.rules)
     except engine.EngineError as exc:
-        raise as_validation_error(exc) from None
+        raise as_validation_error(exc, hanchan=hanchan) from None
     return played, stored
 
 
