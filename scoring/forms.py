@@ -94,21 +94,39 @@ class HandForm(forms.Form):
         self.multiple_ron = rules.multiple_ron == "each"
         if self.multiple_ron:
             for i in EXTRA_WINS[: 2 if rules.triple_ron == "win" else 1]:
+                # Own ids: Django's default for ``winner_2`` is ``id_winner_2``, which is also the id of
+                # the main winner's third radio button, so the "Winner 2" label would select that radio.
                 self.fields[f"winner_{i}"] = forms.TypedChoiceField(
                     required=False,
                     choices=[("", "—")] + seats,
                     coerce=int,
                     empty_value=None,
                     label=f"Winner {i}",
+                    widget=forms.Select(attrs={"id": f"id_win{i}_winner"}),
                 )
                 self.fields[f"han_{i}"] = forms.TypedChoiceField(
-                    required=False, choices=HAN_CHOICES, coerce=int, empty_value=None, label="Han"
+                    required=False,
+                    choices=HAN_CHOICES,
+                    coerce=int,
+                    empty_value=None,
+                    label="Han",
+                    widget=forms.Select(attrs={"id": f"id_win{i}_han"}),
                 )
                 self.fields[f"fu_{i}"] = forms.TypedChoiceField(
-                    required=False, choices=FU_CHOICES, coerce=int, empty_value=None, label="Fu"
+                    required=False,
+                    choices=FU_CHOICES,
+                    coerce=int,
+                    empty_value=None,
+                    label="Fu",
+                    widget=forms.Select(attrs={"id": f"id_win{i}_fu"}),
                 )
                 self.fields[f"yakuman_{i}"] = forms.TypedChoiceField(
-                    required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None, label="Yakuman"
+                    required=False,
+                    choices=YAKUMAN_CHOICES,
+                    coerce=int,
+                    empty_value=None,
+                    label="Yakuman",
+                    widget=forms.Select(attrs={"id": f"id_win{i}_yakuman"}),
                 )
         if not rules.nagashi_mangan:
             del self.fields["nagashi"]
