@@ -33,7 +33,7 @@ def describe_hand(hand: engine.Hand, names: Sequence[str], dealer: int, rules: e
         for win in hand.wins:
             points = engine.hand_points(win.value, dealer=win.winner == dealer, tsumo=tsumo, rules=rules)
             how = "tsumo" if tsumo else f"ron from {names[hand.loser]}"  # type: ignore[index]
-            text = f"{names[win.winner]} {how}, {win.value.describe()}, {points}"
+            text = f"{names[win.winner]} {how}, {win.value.describe(rules)}, {points}"
             if win.pao is not None:
                 text += f" (pao: {names[win.pao]})"
             parts.append(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from league.models import Hanchan, Player
 
@@ -136,6 +137,19 @@ class HandForm(forms.Form):
             del self.fields["pao"]
         self.hand: engine.Hand | None = None
         self.tile_score: Any = None
+
+    @property
+    def value_notes(self) -> list[str]:
+        """Why a win is paid other than as entered: a double yakuman under a ruleset without stacking is
+        paid as one yakuman (the record keeps the count; the ruleset decides its worth)."""
+        if self.hand is None:
+            return []
+        return [
+            gettext("Paid as one yakuman for %(name)s: this ruleset does not count double yakuman.")
+            % {"name": self.names[win.winner]}
+            for win in self.hand.wins
+            if engine.paid_as_one_yakuman(win.value, self.rules)
+        ]
 
     @property
     def extra_win_numbers(self) -> list[int]:
