@@ -342,6 +342,16 @@ class FinalScoresForm(forms.Form):
             self.fields[f"chombo_{seat}"].label = f"Chombos of {name}"
 
     @property
+    def score_fields(self) -> list[forms.BoundField]:
+        """The four scores (the fields the running total adds up)."""
+        return [self[f"score_{s}"] for s in range(4)]
+
+    @property
+    def chombo_fields(self) -> list[forms.BoundField]:
+        """Chombos per seat: each is a deduction after uma, not part of the scores."""
+        return [self[f"chombo_{s}"] for s in range(4)]
+
+    @property
     def scores(self) -> list[int]:
         return [self.cleaned_data[f"score_{s}"] for s in range(4)]
 
