@@ -74,7 +74,7 @@ class HandForm(forms.Form):
         required=False,
         max_length=60,
         label="Tiles (optional)",
-        help_text="Concealed tiles with the winning tile, e.g. 123m456p789s2233z",
+        help_text="Concealed tiles with the winning tile, e.g. 123m456p789s22z555z",
     )
     win_tile = forms.CharField(required=False, max_length=4, label="Winning tile")
     melds = forms.CharField(required=False, max_length=80, help_text="e.g. pon:555z, chi:123m")

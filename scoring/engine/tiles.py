@@ -408,6 +408,9 @@ def score_tiles(hand: TileHand, rules: Ruleset) -> TileScore:
         if size > 14 and quads:
             number, suit = tile_name(quads[0])
             hint = f" (a kan goes in melds, like ankan:{number * 4}{suit})"
+        elif size == 13:
+            # The commonest slip: the 13 tiles held before winning, with the winning tile only beside them.
+            hint = f": the tiles include the winning tile, so add {win[0].name} to them"
         raise TileError(
             f"hand has {size} tiles; a winning hand needs 14 (counting each kan as 3){hint}", field="tiles"
         )

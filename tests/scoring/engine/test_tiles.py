@@ -321,6 +321,13 @@ def test_wrong_number_of_tiles():
     fails("hand has 17 tiles", tiles="234m678p34599s555z", win_tile="5s", melds=("pon:555z",))
 
 
+def test_winning_tile_left_out_of_the_tiles_gets_a_hint():
+    error = fails(
+        "the tiles include the winning tile, so add 3z to them", tiles="123m456p789s2233z", win_tile="3z"
+    )
+    assert error.field == "tiles"
+
+
 def test_kan_written_in_the_concealed_tiles_gets_a_hint():
     fails("a kan goes in melds, like ankan:9999s", tiles="23466m567p345s9999s", win_tile="3s")
 
