@@ -137,13 +137,12 @@ def test_doc_example_replay_of_first_hand() -> None:
     assert replay_output(record_from_dict(data)) == blocks[1]
 
 
-def test_doc_example_is_illegal_under_its_own_ema2016() -> None:
-    """As printed, the example says ema2016, which has no abortive draw: hand 6 is rejected."""
-    with pytest.raises(RecordError) as caught:
-        record_from_dict(doc_record())
-    assert caught.value.hand == 6
-    assert str(caught.value).startswith("hand 6: ")
-    assert "abortive" in str(caught.value)
+def test_doc_example_replays_under_its_own_rules() -> None:
+    """As printed, the example's rules allow every hand it holds (abortive draws, nagashi): it replays."""
+    data = doc_record()
+    assert data["rules"] == DOC_RULES[0]
+    record = record_from_dict(data)
+    assert len(record.replay().hands) == 7
 
 
 @pytest.mark.parametrize("rules", DOC_RULES, ids=["ema2016+abort+nagashi", "tenhou+chombo"])
@@ -183,8 +182,11 @@ def test_doc_example_values() -> None:
     assert final["places"] == [3, 2, 4, 1]
     # the chombo hand's deduction and the record's penalty are both applied (see game-record.md:
     # `penalties` are extra penalties; chombo deductions come from the chombo hands)
-    assert final["penalties"] == [0, 0, -40000, 0]
-    assert sum(final["results"]) == -40000
+    expected = [0, 0, -20000, 0]  # Cho's chombo hand, a deduction after uma
+    for penalty in doc_record().get("penalties", []):
+        expected[penalty["seat"]] += penalty["points"]
+    assert final["penalties"] == expected
+    assert sum(final["results"]) == sum(expected)
 
 
 # -- rules ------------------------------------------------------------------------------------------------
