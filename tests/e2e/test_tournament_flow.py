@@ -64,6 +64,8 @@ def test_tournament_two_rounds_and_ema_report(page):
             page.goto(f"/manage/games/{table.pk}/")
             for seat, score in enumerate(SCORES):
                 page.fill(f"#id_score_{seat}", score)
+            # the running total (static/js/final-scores-total.js) follows the typing
+            assert "as expected" in page.inner_text("#final-scores-total")
             page.click("#final-scores-form button[type=submit]")
             page.wait_for_selector(".final-table")
         page.goto(tournament_url)
