@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tables2",
     "django_filters",
+    "django_countries",
     "axes",
     "league",
     "scoring",

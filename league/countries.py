@@ -1,58 +1,46 @@
 """Countries: ISO 3166 alpha-2 codes are stored; EMA pages and reports use IOC-style three-letter codes.
 
-The EMA number's first two digits name the member country (rules.md §9); the table below holds the
-members we know of and the mapping to the EMA codes.
+Every country comes from django-countries (names translated, IOC codes included), so a player from any
+country can be registered. The EMA number's first two digits name the member country (rules.md §9);
+the table below maps them.
 """
 
 from __future__ import annotations
 
-# ISO alpha-2 -> (name, EMA/IOC code)
-COUNTRIES: dict[str, tuple[str, str]] = {
-    "AT": ("Austria", "AUT"),
-    "BE": ("Belgium", "BEL"),
-    "CH": ("Switzerland", "SUI"),
-    "CZ": ("Czech Republic", "CZE"),
-    "DE": ("Germany", "GER"),
-    "DK": ("Denmark", "DEN"),
-    "EE": ("Estonia", "EST"),
-    "ES": ("Spain", "ESP"),
-    "FI": ("Finland", "FIN"),
-    "FR": ("France", "FRA"),
-    "GB": ("United Kingdom", "GBR"),
-    "GR": ("Greece", "GRE"),
-    "HR": ("Croatia", "CRO"),
-    "HU": ("Hungary", "HUN"),
-    "IE": ("Ireland", "IRL"),
-    "IS": ("Iceland", "ISL"),
-    "IT": ("Italy", "ITA"),
-    "LT": ("Lithuania", "LTU"),
-    "LU": ("Luxembourg", "LUX"),
-    "LV": ("Latvia", "LAT"),
-    "NL": ("Netherlands", "NED"),
-    "NO": ("Norway", "NOR"),
-    "PL": ("Poland", "POL"),
-    "PT": ("Portugal", "POR"),
-    "RO": ("Romania", "ROU"),
-    "RS": ("Serbia", "SRB"),
-    "RU": ("Russia", "RUS"),
-    "SE": ("Sweden", "SWE"),
-    "SI": ("Slovenia", "SLO"),
-    "SK": ("Slovakia", "SVK"),
-    "UA": ("Ukraine", "UKR"),
-    "US": ("United States", "USA"),
-    "CA": ("Canada", "CAN"),
-    "JP": ("Japan", "JPN"),
-    "CN": ("China", "CHN"),
-    "KR": ("South Korea", "KOR"),
-    "TW": ("Chinese Taipei", "TPE"),
-    "BR": ("Brazil", "BRA"),
-    "AU": ("Australia", "AUS"),
-    "IL": ("Israel", "ISR"),
-    "TR": ("Turkey", "TUR"),
-    "BY": ("Belarus", "BLR"),
-}
+from functools import cache
 
-COUNTRY_CHOICES = sorted(((code, name) for code, (name, _) in COUNTRIES.items()), key=lambda c: c[1])
+from django.utils import translation
+from django_countries import countries
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """Every country as ``(ISO alpha-2, name)``, sorted by name in the active language."""
+    return [(code, str(name)) for code, name in countries]
+
+
+@cache
+def _by_code() -> dict[str, str]:
+    """Upper-case ISO alpha-3, IOC code and English name -> ISO alpha-2 (for what organisers type)."""
+    table: dict[str, str] = {}
+    with translation.override("en"):
+        for code, name in countries:
+            for key in (countries.alpha3(code), countries.ioc_code(code), str(name)):
+                if key:
+                    table.setdefault(key.upper(), code)
+    return table
+
+
+def lookup_country(text: str) -> str:
+    """The ISO alpha-2 code of ``fr``, ``FRA`` (IOC/EMA or ISO alpha-3) or ``France``; '' when unknown."""
+    upper = (text or "").strip().upper()
+    if not upper:
+        return ""
+    if any(ch.isdigit() for ch in upper):  # numeric ISO codes are not what organisers type
+        return ""
+    if len(upper) == 2 and countries.alpha2(upper):
+        return countries.alpha2(upper)
+    return _by_code().get(upper, "")
+
 
 # First two digits of an EMA number -> ISO alpha-2 of the member country.
 EMA_PREFIXES: dict[str, str] = {
@@ -79,9 +67,15 @@ EMA_PREFIXES: dict[str, str] = {
 
 
 def ema_code(iso: str) -> str:
-    """The EMA three-letter code of an ISO alpha-2 country ('' when unknown)."""
-    return COUNTRIES.get((iso or "").upper(), ("", ""))[1]
+    """The EMA three-letter (IOC) code of an ISO alpha-2 country; ISO alpha-3 where the IOC has none;
+    '' when unknown."""
+    code = str(iso or "").upper()
+    if not code or not countries.alpha2(code):
+        return ""
+    return countries.ioc_code(code) or countries.alpha3(code)
 
 
 def country_name(iso: str) -> str:
-    return COUNTRIES.get((iso or "").upper(), (iso or "", ""))[0]
+    """The country's name in the active language (the code itself when unknown)."""
+    code = str(iso or "").upper()
+    return (str(countries.name(code)) or code) if code else ""

@@ -14,7 +14,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from scoring.engine import PRESETS, SETTINGS, RulesetError, make_ruleset
 
-from .countries import COUNTRY_CHOICES
+from .countries import country_choices
 from .models import Event
 
 DEFAULT_PRESET = "ema2016"
@@ -43,6 +43,11 @@ CHOICE_WORDS: dict[str, str] = {
 }
 
 POINTS_LIMIT = 10_000_000  # far above any real setting; keeps absurd numbers out of the JSON
+
+
+def _country_options() -> list[tuple[str, str]]:
+    """Every country, named in the active language (a callable, so the language is the request's)."""
+    return [("", "—"), *country_choices()]
 
 
 def preset_label(name: str) -> str:
@@ -132,7 +137,7 @@ class EventForm(forms.Form):
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     city = forms.CharField(max_length=80, required=False)
-    country = forms.ChoiceField(choices=[("", "—")] + COUNTRY_CHOICES, required=False)
+    country = forms.ChoiceField(choices=_country_options, required=False)
     visibility = forms.ChoiceField(choices=Event.Visibility.choices)
     min_games = forms.IntegerField(
         label="Minimum games",
@@ -236,7 +241,7 @@ class RegisterPlayerForm(forms.Form):
         help_text="8 digits, leading zeros included (e.g. 04390002). Optional.",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    country = forms.ChoiceField(choices=[("", "—")] + COUNTRY_CHOICES, required=False)
+    country = forms.ChoiceField(choices=_country_options, required=False)
     is_substitute = forms.BooleanField(
         required=False,
         label="Substitute",

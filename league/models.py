@@ -12,10 +12,11 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django_countries.fields import CountryField
 
 from scoring.engine import EngineError, Ruleset, ruleset_from_spec
 
-from .countries import COUNTRY_CHOICES, EMA_PREFIXES
+from .countries import EMA_PREFIXES
 
 ema_number_validator = RegexValidator(
     r"^\d{8}$", "An EMA number is 8 digits, leading zeros included (e.g. 04390002)."
@@ -39,7 +40,7 @@ class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
     city = models.CharField(max_length=80, blank=True)
-    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    country = CountryField(blank=True)
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -64,7 +65,7 @@ class Player(models.Model):
         blank=True,
         validators=[ema_number_validator, validate_ema_prefix],
     )
-    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    country = CountryField(blank=True)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", null=True, blank=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
@@ -111,7 +112,7 @@ class Event(models.Model):
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     city = models.CharField(max_length=80, blank=True)
-    country = models.CharField(max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    country = CountryField(blank=True)
     ruleset = models.JSONField(
         help_text="The effective settings (a preset with overrides applied), stored in full so that a "
         "later change to a preset never rewrites this event's results."
@@ -183,6 +184,12 @@ class Registration(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     is_substitute = models.BooleanField(default=False)
     dropped_out = models.BooleanField(default=False)
+    withdrawn_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Set when the registration is withdrawn: the player's games stay, but no new ones are "
+        "started and the player leaves the lists of this event.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -219,14 +226,18 @@ class Hanchan(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    played_on = models.DateField(
+        default=timezone.localdate,
+        help_text="When the game was played: the game lists and the standings' date filters use it.",
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     final_sticks = models.PositiveSmallIntegerField(
         default=0, help_text="Riichi sticks left on the table at the end (final-score entry)."
     )
 
     class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["event", "status"])]
+        ordering = ["-played_on", "-created_at"]
+        indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "played_on"])]
 
     def __str__(self) -> str:
         where = f" round {self.round_number} table {self.table_number}" if self.round_number else ""

@@ -23,14 +23,12 @@ from django.utils.text import slugify
 
 from scoring.engine import RulesetError, make_ruleset
 
-from .countries import COUNTRIES
+from .countries import lookup_country
 from .models import Club, Event, Player, Registration, validate_ema_prefix
 
 logger = logging.getLogger("tenbou.league")
 
 # Upper-case EMA code / English name -> ISO alpha-2, for the lenient country parsing below.
-_BY_EMA_CODE = {ema: iso for iso, (_, ema) in COUNTRIES.items()}
-_BY_NAME = {name.upper(): iso for iso, (name, _) in COUNTRIES.items()}
 
 _EMA_NUMBER = re.compile(r"[0-9]{8}")  # not \d: that also matches non-ASCII digits
 
@@ -58,13 +56,9 @@ def parse_country(value: str) -> str:
     text = (value or "").strip()
     if not text:
         return ""
-    upper = text.upper() if text.isascii() else ""
-    if upper in COUNTRIES:
-        return upper
-    if upper in _BY_EMA_CODE:
-        return _BY_EMA_CODE[upper]
-    if upper in _BY_NAME:
-        return _BY_NAME[upper]
+    code = lookup_country(text) if text.isascii() else ""
+    if code:
+        return code
     raise ValidationError(
         {
             "country": f"Country {text!r} is not known: use the two-letter ISO code (FR) or the "

@@ -110,6 +110,11 @@ class Penalty(models.Model):
     hanchan = models.ForeignKey(
         Hanchan, on_delete=models.PROTECT, null=True, blank=True, related_name="penalties"
     )
+    round_number = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The tournament round it was given in: standings after an earlier round leave it out.",
+    )
     points = models.IntegerField(help_text="Negative: the points taken off the player's result.")
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.OTHER)
     reason = models.CharField(max_length=200)
