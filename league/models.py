@@ -187,8 +187,8 @@ class Registration(models.Model):
     withdrawn_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Set when the registration is withdrawn: the player's games stay, but no new ones are "
-        "started and the player leaves the lists of this event.",
+        help_text="Set when the registration is withdrawn: the games already played stay and count, but no "
+        "new game or seating includes the player.",
     )
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='registration',
             name='withdrawn_at',
-            field=models.DateTimeField(blank=True, help_text="Set when the registration is withdrawn: the player's games stay, but no new ones are started and the player leaves the lists of this event.", null=True),
+            field=models.DateTimeField(blank=True, help_text="Set when the registration is withdrawn: the games already played stay and count, but no new game or seating includes the player.", null=True),
         ),
         migrations.AlterField(
             model_name='club',
