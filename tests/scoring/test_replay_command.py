@@ -1,11 +1,12 @@
-"""``manage.py replay`` end to end, as the scripts outside Tenbou run it (shared/docs/game-record.md).
+"""``manage.py replay`` end to end, as the scripts outside Tenbou run it (the game-record contract).
 
 Those scripts read standard output, standard error and the exit status, so the command runs here as a
 real subprocess: a success prints JSON (one object, or JSON Lines for several files) and exits 0; an
 invalid record exits 2 with nothing on standard output and exactly one line on standard error naming the
 hand (1-based) and the rule. Every rejection rule of the document has its own test; the rejection
 subprocesses are started together to keep the file fast. The same cases also go through
-``call_command`` to show the in-process path gives the same line and status.
+``call_command`` to show the in-process path gives the same line and status. The worked examples are
+the contract's published ones, kept in ``tests/scoring/fixtures/examples``.
 """
 
 from __future__ import annotations
@@ -28,31 +29,10 @@ from scoring.engine import record_from_dict, replay_output
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[2]
-
-
-def find_shared() -> Path | None:
-    """``shared/`` beside the repository checkout (or ``$TENBOU_SHARED``), or ``None``."""
-    candidates = [Path(os.environ["TENBOU_SHARED"])] if os.environ.get("TENBOU_SHARED") else []
-    candidates += [REPO.parent / "shared", *(parent / "shared" for parent in HERE.parents)]
-    for candidate in candidates:
-        if (candidate / "examples").is_dir():
-            return candidate
-    return None
-
-
-SHARED = find_shared()
-EXAMPLE_DIR = SHARED / "examples" if SHARED else None
-EXAMPLES: list[str] = (
-    sorted(p.name.removesuffix(".json") for p in EXAMPLE_DIR.glob("*.json") if ".expected." not in p.name)
-    if EXAMPLE_DIR
-    else []
+EXAMPLE_DIR = HERE.parent / "fixtures" / "examples"
+EXAMPLES: list[str] = sorted(
+    p.name.removesuffix(".json") for p in EXAMPLE_DIR.glob("*.json") if ".expected." not in p.name
 )
-
-
-def example_dir() -> Path:
-    if EXAMPLE_DIR is None:
-        pytest.fail(f"shared/examples not found beside the repository ({REPO.parent / 'shared'})")
-    return EXAMPLE_DIR
 
 
 @dataclass(frozen=True)
@@ -89,7 +69,7 @@ def call_replay(*args: str | Path) -> Run:
 
 
 def expected(name: str) -> Any:
-    return json.loads((example_dir() / f"{name}.expected.json").read_text(encoding="utf-8"))
+    return json.loads((EXAMPLE_DIR / f"{name}.expected.json").read_text(encoding="utf-8"))
 
 
 def assert_rejected(run: Run) -> str:
@@ -112,14 +92,14 @@ def write_record(folder: Path, name: str, record: dict[str, Any] | str) -> Path:
 
 
 def test_examples_are_present() -> None:
-    """Fail clearly rather than testing nothing when shared/examples is missing."""
-    assert EXAMPLES, f"no example records found beside the repository ({REPO.parent / 'shared'})"
+    """Fail clearly rather than testing nothing when the example fixtures are missing."""
+    assert len(EXAMPLES) == 4, f"expected the 4 worked examples in {EXAMPLE_DIR}, found {EXAMPLES}"
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_prints_expected_json(name: str) -> None:
     """Each example prints exactly its expected JSON object and exits 0."""
-    run = run_replay(example_dir() / f"{name}.json")
+    run = run_replay(EXAMPLE_DIR / f"{name}.json")
     assert run.code == 0, run
     assert run.stderr == ""
     assert json.loads(run.stdout) == expected(name)
@@ -127,8 +107,8 @@ def test_example_prints_expected_json(name: str) -> None:
 
 def test_dash_reads_standard_input() -> None:
     """``-`` reads the record from standard input."""
-    name = EXAMPLES[0] if EXAMPLES else pytest.fail("no examples")
-    text = (example_dir() / f"{name}.json").read_text(encoding="utf-8")
+    name = EXAMPLES[0]
+    text = (EXAMPLE_DIR / f"{name}.json").read_text(encoding="utf-8")
     run = run_replay("-", stdin=text)
     assert run.code == 0, run
     assert json.loads(run.stdout) == expected(name)
@@ -136,7 +116,7 @@ def test_dash_reads_standard_input() -> None:
 
 def test_rules_option_replaces_the_records_rules() -> None:
     """``--rules tenhou`` replays an ema2016 record under tenhou: 25000 start, seat-order ties, oka."""
-    path = example_dir() / "ema-dealer-ron.json"
+    path = EXAMPLE_DIR / "ema-dealer-ron.json"
     run = run_replay("--rules", "tenhou", path)
     assert run.code == 0, run
     printed = json.loads(run.stdout)
@@ -150,19 +130,19 @@ def test_rules_option_replaces_the_records_rules() -> None:
 
 def test_rules_option_can_make_a_record_invalid() -> None:
     """The replacing rules are the ones checked: an EMA chombo is invalid under tenhou."""
-    line = assert_rejected(run_replay("--rules", "tenhou", example_dir() / "ema-chombo-tied-leaders.json"))
+    line = assert_rejected(run_replay("--rules", "tenhou", EXAMPLE_DIR / "ema-chombo-tied-leaders.json"))
     assert line.startswith("hand 1: ") and "chombo" in line
 
 
 def test_rules_option_with_unknown_preset() -> None:
-    line = assert_rejected(call_replay("--rules", "ema1999", example_dir() / "ema-dealer-ron.json"))
+    line = assert_rejected(call_replay("--rules", "ema1999", EXAMPLE_DIR / "ema-dealer-ron.json"))
     assert "ema1999" in line
 
 
 def test_several_files_print_json_lines_in_order() -> None:
     """``replay A B …``: one JSON object per line, in the order given (repeats included)."""
     names = [*EXAMPLES, *reversed(EXAMPLES), EXAMPLES[0]]
-    run = run_replay(*(example_dir() / f"{n}.json" for n in names))
+    run = run_replay(*(EXAMPLE_DIR / f"{n}.json" for n in names))
     assert run.code == 0, run
     assert run.stderr == ""
     lines = run.stdout.splitlines()
@@ -171,7 +151,7 @@ def test_several_files_print_json_lines_in_order() -> None:
 
 
 def test_several_files_in_process() -> None:
-    run = call_replay(*(example_dir() / f"{n}.json" for n in EXAMPLES))
+    run = call_replay(*(EXAMPLE_DIR / f"{n}.json" for n in EXAMPLES))
     assert run.code == 0
     assert [json.loads(line) for line in run.stdout.splitlines()] == [expected(n) for n in EXAMPLES]
 
@@ -315,7 +295,7 @@ def test_rejection_in_process(
 def test_one_invalid_file_among_several(rejection_files: dict[str, Path]) -> None:
     """Several files, one invalid: exit 2, nothing printed for the valid ones, the line names the file."""
     bad = rejection_files["fu-35"]
-    good = [example_dir() / f"{n}.json" for n in EXAMPLES]
+    good = [EXAMPLE_DIR / f"{n}.json" for n in EXAMPLES]
     run = run_replay(*good, bad, good[0])
     line = assert_rejected(run)
     assert line.startswith(f"{bad}: hand 2: "), line
@@ -324,7 +304,7 @@ def test_one_invalid_file_among_several(rejection_files: dict[str, Path]) -> Non
 
 def test_invalid_file_first_among_several(rejection_files: dict[str, Path]) -> None:
     bad = rejection_files["hand-after-the-end"]
-    run = call_replay(bad, example_dir() / "ema-dealer-ron.json")
+    run = call_replay(bad, EXAMPLE_DIR / "ema-dealer-ron.json")
     line = assert_rejected(run)
     assert line.startswith(f"{bad}: hand 2: "), line
 
@@ -347,5 +327,5 @@ def test_unreadable_file_among_several(tmp_path: Path, kind: str) -> None:
     else:
         path = tmp_path / "latin1.json"
         path.write_bytes(b'{"format": 1, "rules": "ema2016", "players": ["Jos\xe9", "B", "C", "D"]}')
-    line = assert_rejected(call_replay(example_dir() / "ema-dealer-ron.json", path))
+    line = assert_rejected(call_replay(EXAMPLE_DIR / "ema-dealer-ron.json", path))
     assert line.startswith(f"{path}: "), line

@@ -1,16 +1,15 @@
-"""Reading and writing game records (shared/docs/game-record.md), checked against the shared documents.
+"""Reading and writing game records (the game-record contract), checked against its published examples.
 
 The record is a public contract: scripts outside Tenbou compare ``replay``'s answers with the worked
-examples in ``shared/examples``, so the engine's output must equal them exactly. The examples embedded in
-game-record.md itself are read straight from the document, so that the document and the code cannot drift
-apart silently.
+examples published with it, so the engine's output must equal them exactly. Those examples, and the two
+JSON blocks of the contract document itself (its example record and the replay it prints), are kept as
+fixtures under ``tests/scoring/fixtures`` (``examples/`` and ``game-record/``), so that the repository
+is tested on its own; they are copied again whenever the published documents change.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -33,57 +32,30 @@ from scoring.engine import (
     replay_output,
 )
 
-HERE = Path(__file__).resolve()
-REPO = HERE.parents[3]
-
-
-def find_shared() -> Path | None:
-    """``shared/`` beside the repository checkout (or ``$TENBOU_SHARED``), or ``None``."""
-    candidates = []
-    if os.environ.get("TENBOU_SHARED"):
-        candidates.append(Path(os.environ["TENBOU_SHARED"]))
-    candidates.append(REPO.parent / "shared")
-    candidates.extend(parent / "shared" for parent in HERE.parents)
-    for candidate in candidates:
-        if (candidate / "docs" / "game-record.md").is_file() and (candidate / "examples").is_dir():
-            return candidate
-    return None
-
-
-SHARED = find_shared()
-MISSING = (
-    "shared/ (docs/game-record.md and examples/) not found beside the repository at "
-    f"{REPO.parent / 'shared'}; check it out there or set TENBOU_SHARED"
-)
-EXAMPLES: list[str] = (
-    sorted(
-        path.name.removesuffix(".json")
-        for path in (SHARED / "examples").glob("*.json")
-        if not path.name.endswith(".expected.json")
-    )
-    if SHARED is not None
-    else []
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+EXAMPLE_DIR = FIXTURES / "examples"
+DOC_DIR = FIXTURES / "game-record"
+EXAMPLES: list[str] = sorted(
+    path.name.removesuffix(".json")
+    for path in EXAMPLE_DIR.glob("*.json")
+    if not path.name.endswith(".expected.json")
 )
 
 
-def shared() -> Path:
-    if SHARED is None:
-        pytest.fail(MISSING)
-    return SHARED
-
-
-def doc_json_blocks() -> list[Any]:
-    """The ```json blocks of game-record.md, parsed, in order: the example record, then its replay."""
-    text = (shared() / "docs" / "game-record.md").read_text(encoding="utf-8")
-    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, flags=re.S)]
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def doc_record() -> dict[str, Any]:
-    blocks = doc_json_blocks()
-    assert len(blocks) >= 2, "game-record.md should hold the example record and its replay output"
-    record = blocks[0]
+    """game-record.md's example record (its first JSON block), a fresh copy on every call."""
+    record = read_json(DOC_DIR / "example.json")
     assert len(record["hands"]) == 7
     return record
+
+
+def doc_replay() -> dict[str, Any]:
+    """game-record.md's ``replay`` output (its second JSON block): the example's first hand under ema2016."""
+    return read_json(DOC_DIR / "example-first-hand.expected.json")
 
 
 # Rules under which every hand of the document's example is legal: it holds a chombo (not under
@@ -95,30 +67,28 @@ DOC_RULES = [
 ]
 
 
-# -- the shared worked examples -------------------------------------------------------------------------
+# -- the worked examples --------------------------------------------------------------------------------
 
 
-def test_shared_examples_present() -> None:
-    """Fail loudly rather than silently testing nothing when shared/ is not checked out."""
-    assert SHARED is not None, MISSING
-    assert EXAMPLES, f"no example records in {SHARED / 'examples'}"
+def test_examples_present() -> None:
+    """Fail loudly rather than silently testing nothing when the example fixtures are missing."""
+    assert len(EXAMPLES) == 4, f"expected the 4 worked examples in {EXAMPLE_DIR}, found {EXAMPLES}"
     for name in EXAMPLES:
-        assert (SHARED / "examples" / f"{name}.expected.json").is_file(), f"{name}.expected.json is missing"
+        assert (EXAMPLE_DIR / f"{name}.expected.json").is_file(), f"{name}.expected.json is missing"
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_replays_to_expected(name: str) -> None:
     """Each worked example replays to exactly its expected output (parsed JSON, not text)."""
-    folder = shared() / "examples"
-    record = load_record((folder / f"{name}.json").read_text(encoding="utf-8"))
-    expected = json.loads((folder / f"{name}.expected.json").read_text(encoding="utf-8"))
+    record = load_record((EXAMPLE_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    expected = read_json(EXAMPLE_DIR / f"{name}.expected.json")
     assert replay_output(record) == expected
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_round_trips(name: str) -> None:
     """Written back, an example reads as the same record and replays the same."""
-    data = json.loads((shared() / "examples" / f"{name}.json").read_text(encoding="utf-8"))
+    data = read_json(EXAMPLE_DIR / f"{name}.json")
     record = record_from_dict(data)
     again = record_from_dict(json.loads(json.dumps(record.to_dict())))
     assert again == record
@@ -130,11 +100,10 @@ def test_example_round_trips(name: str) -> None:
 
 def test_doc_example_replay_of_first_hand() -> None:
     """game-record.md's replay output is that of its example's first hand under ema2016."""
-    blocks = doc_json_blocks()
     data = {**doc_record(), "rules": "ema2016"}
     data["hands"] = data["hands"][:1]
     del data["penalties"]
-    assert replay_output(record_from_dict(data)) == blocks[1]
+    assert replay_output(record_from_dict(data)) == doc_replay()
 
 
 def test_doc_example_replays_under_its_own_rules() -> None:

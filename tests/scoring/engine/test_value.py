@@ -1,12 +1,13 @@
 """Value of a winning hand (rules.md §1): every cell of both seed payment tables, and han/fu validation.
 
-The seed tables are transcribed below as data, cell by cell, in the seeds' own layout:
+The seed documents' payment tables are transcribed below as data, cell by cell, in the seeds' own layout
+(figures only: the tests never read the documents, so the repository is tested on its own):
 
-* ``shared/seeds/001_af7cf1cc3c5e47df.txt`` (Polish, no kiriage): dealer tsumo ("Wschód (Tsumo)", what
+* seed ``001_af7cf1cc3c5e47df`` (Polish, no kiriage): dealer tsumo ("Wschód (Tsumo)", what
   each player pays), non-dealer tsumo ("Inni (Tsumo)", two figures: the smaller is what each non-dealer
   pays, the larger what the dealer pays), dealer ron ("Wschód (Ron)"), non-dealer ron ("Inni (Ron)"),
   1–4 han × 20–100 fu (the ron tables have no 20 fu row), plus the limit table ("Limity").
-* ``shared/seeds/000_052b694dccc9781e.txt`` (French, the "Table de score" at the end): per fu, the dealer
+* seed ``000_052b694dccc9781e`` (French, the "Table de score" at the end): per fu, the dealer
   ("Est": ``ron (tsumo each)``) and the non-dealer ("Autre joueur": ``ron (non-dealer/dealer tsumo)``),
   20–70 fu; "N/A" is an impossible value; cells marked "Arrondi à mangan dans la plupart des variantes"
   are the kiriage option.
