@@ -8,9 +8,9 @@ a link, and ``value_name`` gives the bare name), and an empty cell is empty in a
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 import django_tables2 as tables
@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from .exports.csvfile import Cell, csv_text
 from .standings import StandingRow
 from .templatetags.tenbou import thousands
 
@@ -53,7 +54,9 @@ class StandingsTable(tables.Table):
     """
 
     rank = IntColumn(verbose_name="Rank", attrs={"th": {"class": "num rank"}, "td": {"class": "num rank"}})
-    name = tables.Column(verbose_name="Player", order_by=("sort_name", "player_id"))
+    name = tables.Column(
+        verbose_name="Player", order_by=("sort_name", "player_id"), attrs={"td": {"class": "name"}}
+    )
     points = PointsColumn(verbose_name="Points", order_by=("-points",))  # second: visible on a phone
     games = IntColumn(verbose_name="Games", order_by=("-games",))
     average_place = tables.Column(verbose_name="Avg place", order_by=("placement",), attrs=NUM)
@@ -74,7 +77,9 @@ class StandingsTable(tables.Table):
         orderable = True
 
     def render_name(self, value: str, record: StandingRow) -> str:
-        return format_html('<a href="{}">{}</a>', reverse("scoring:player", args=[record.player_id]), value)
+        # .cell-name caps the cell's width and breaks a long name anywhere, so the points stay in view.
+        url = reverse("scoring:player", args=[record.player_id])
+        return format_html('<a class="cell-name" href="{}">{}</a>', url, value)
 
     def value_name(self, value: str) -> str:
         return value
@@ -102,11 +107,23 @@ def export_rows(tables_: Iterable[tables.Table]) -> list[list[str]]:
     return out
 
 
+SIGNED_FIGURE = re.compile(r"[+\u2212]\d+(?:\.\d+)?")
+"""A signed figure as the page shows it (``+23.4``, ``−20.0`` with U+2212): text to a spreadsheet."""
+
+
+def csv_rows(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
+    """The exported rows with every signed figure as the number it is (``+23.4`` → 23.4, ``−20.0`` →
+    -20.0), so that the CSV writes it plainly; every other cell (names, ranks, blanks) as it is."""
+    return [
+        [Decimal(v.replace("\u2212", "-").lstrip("+")) if SIGNED_FIGURE.fullmatch(v) else v for v in row]
+        for row in rows
+    ]
+
+
 def to_csv(rows: Iterable[Sequence[str]]) -> str:
-    """CSV text (RFC 4180 line endings), the same bytes for the download and the command."""
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    return buffer.getvalue()
+    """CSV text without a BOM (``manage.py standings`` on standard output): the download's content, plain
+    numbers and ``\\r\\n`` line endings; the download is these same characters after a BOM."""
+    return csv_text(csv_rows(rows))
 
 
 def to_records(rows: Sequence[Sequence[str]]) -> list[dict[str, str]]:

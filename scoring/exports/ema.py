@@ -26,16 +26,17 @@ Decisions worth knowing (the EMA's reviewers read these files, so they are state
 - **Country**: the EMA three-letter code of the player's ISO country, else of the member country named by
   the EMA number's first two digits, else blank. The tournament's city and country fall back to the
   club's when the event has none.
-- **CSV**: UTF-8 without a byte-order mark (like the standings download), ``\\r\\n`` line endings (the
-  csv module's RFC 4180 default, which every spreadsheet reads): the header block as ``Key,Value`` lines,
-  one empty line, then the grid with its header row.
+- **CSV** (written by :mod:`scoring.exports.csvfile`, like every CSV of Tenbou): UTF-8 with a byte-order
+  mark in the file (so that Excel reads ``Horváthová`` right; ``manage.py export_ema`` prints the same
+  text without the mark on standard output, for scripts), ``\\r\\n`` line endings, numbers plain
+  (``-1000``), the EMA number as its 8-digit string (``04000001``, never ``4000001``): the header block
+  as ``Key,Value`` lines, one empty line, then the grid with its header row.
 - **XLSX**: the same rows in the same cells: numbers as numbers, dates as dates (shown ``yyyy-mm-dd``),
   the EMA number as text (number format ``@``) so that its leading zeros survive, the grid header bold.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ from league.countries import EMA_PREFIXES, ema_code
 from league.models import Event, Player, Registration
 from scoring.mers import base_rank, tournament_weight
 from scoring.standings import StandingRow, standings
+
+from .csvfile import CONTENT_TYPE, csv_bytes, csv_text
 
 COLUMNS: tuple[str, ...] = (
     "Place",
@@ -166,7 +169,7 @@ class EmaResultsExport:
     identifier = "ema_results"
     verbose_name = "EMA results report"
     formats: dict[str, str] = {
-        "csv": "text/csv; charset=utf-8",
+        "csv": CONTENT_TYPE,
         "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     }
 
@@ -261,10 +264,9 @@ class EmaResultsExport:
         return f"{self.event.slug}-ema-results.{fmt}"
 
     def to_csv(self) -> str:
-        """The report as CSV text (``\\r\\n`` line endings; dates ISO, blanks empty)."""
-        buffer = io.StringIO()
-        csv.writer(buffer).writerows(self.iterate_list())
-        return buffer.getvalue()
+        """The report as CSV text without a BOM, for standard output (``\\r\\n`` line endings; dates ISO,
+        blanks empty, numbers plain, EMA numbers as their strings)."""
+        return csv_text(self.iterate_list())
 
     def to_xlsx(self) -> bytes:
         """The report as an XLSX workbook of one sheet, the same rows in the same cells as the CSV."""
@@ -297,7 +299,7 @@ class EmaResultsExport:
     def render(self, fmt: str) -> ExportFile:
         """The report in ``fmt`` (``csv`` or ``xlsx``); ValueError for any other format."""
         if fmt == "csv":
-            data = self.to_csv().encode("utf-8")
+            data = csv_bytes(self.iterate_list())  # a file: with the BOM
         elif fmt == "xlsx":
             data = self.to_xlsx()
         else:

@@ -14,6 +14,7 @@ import re
 import pytest
 from django.core.management import call_command
 
+from league.collation import name_sort_key
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -49,7 +50,7 @@ def test_player_reads_standings_games_and_a_player(page):
     page.wait_for_url(re.compile(r".*[?&]sort=name"))
     by_name = column(page, RANKED, 1)
     assert by_name != by_rank and sorted(by_name) == sorted(by_rank)
-    assert by_name == sorted(by_name, key=str.casefold)
+    assert by_name == sorted(by_name, key=name_sort_key)  # accents aside: "Léa" before "Lukas"
 
     # Sort by games, most first.
     page.locator("#standings-ranked th a", has_text="Games").click()
@@ -74,7 +75,12 @@ def test_player_reads_standings_games_and_a_player(page):
     download = page.request.get(href)
     assert download.ok and download.headers["content-type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(download.text())))
-    assert rows[1:] == table_rows(page, RANKED) + table_rows(page, UNRANKED)
+    # The CSV writes the table's signed figures plainly, for spreadsheets: +23.4 → 23.4, −20.0 → -20.0.
+    plain = [
+        [c.replace("\u2212", "-").lstrip("+") if re.fullmatch(r"[+\u2212][\d.]+", c) else c for c in row]
+        for row in table_rows(page, RANKED) + table_rows(page, UNRANKED)
+    ]
+    assert rows[1:] == plain
 
     # A game from the latest games, then a player from the standings: both pages have charts. Both pages
     # are visited before the charts are checked, so a missing chart never hides a broken link.

@@ -1,11 +1,14 @@
 """``manage.py export_ema --event SLUG [--format xlsx|csv] [--output FILE]``: the EMA results report.
 
-The same bytes as the download on the organiser's EMA page (both render :class:`EmaResultsExport`).
-CSV goes to standard output unless ``--output`` names a file. XLSX is binary: it needs ``--output`` —
-written to a terminal it would be garbage, and a script piping it somewhere can name the file just as
-well — so ``--format xlsx`` without ``--output`` fails like any other error (game-record.md: nothing on
-standard output, one line on standard error, exit status 2), as do an unknown event and an event that is
-not a tournament. The reconciliation is not checked here: the page shows it, and it never blocks.
+The report the organiser downloads from the EMA page (both render :class:`EmaResultsExport`). CSV goes
+to standard output unless ``--output`` names a file: a file is the download byte for byte (UTF-8 with a
+byte-order mark, so that a spreadsheet reads accented names right); standard output is the same text
+without the mark, since scripts read it and game-record.md's command contract promises none. XLSX is
+binary: it needs ``--output`` — written to a terminal it would be garbage, and a script piping it
+somewhere can name the file just as well — so ``--format xlsx`` without ``--output`` fails like any other
+error (game-record.md: nothing on standard output, one line on standard error, exit status 2), as do an
+unknown event and an event that is not a tournament. The reconciliation is not checked here: the page
+shows it, and it never blocks.
 """
 
 from __future__ import annotations
@@ -40,10 +43,11 @@ class Command(ContractCommand):
             raise CommandFailed(f"event {options['event']!r} does not exist")
         if event.kind != Event.Kind.TOURNAMENT:
             raise CommandFailed(f"event {event.slug!r} is a club league: the EMA report is for tournaments")
-        report = EmaResultsExport(event).render(fmt)
+        export = EmaResultsExport(event)
         if not output:
-            self.stdout.write(report.data.decode("utf-8"), ending="")
+            self.stdout.write(export.to_csv(), ending="")
             return
+        report = export.render(fmt)
         try:
             with open(output, "wb") as handle:
                 handle.write(report.data)

@@ -2,8 +2,11 @@
 
 Same rows, columns, order and cell text as the page and its CSV download (they share
 :mod:`scoring.tables`), and the same filters read through the same :class:`~scoring.filters.StandingsFilter`,
-so a script checking our standings compares like with like. ``--format csv`` prints the download byte for
-byte; ``--format json`` prints a list of objects keyed by the CSV header, values the same strings.
+so a script checking our standings compares like with like. ``--format csv`` prints the download's content:
+the same characters, numbers written plainly (``-20.0``, never ``+`` nor the typographic minus), only
+without the download's byte-order mark: scripts read standard output, and game-record.md's contract (JSON
+or CSV on standard output) promises none. ``--format json`` prints a list of objects keyed by the CSV
+header, whose values are the page's cell text (``+23.4``, ``−20.0``), as it has always been.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ class Command(ContractCommand):
         parser.add_argument("--event", required=True, metavar="SLUG", help="the event")
         # Checked in handle(), not with argparse choices: a bad value must fail with one line on stderr.
         parser.add_argument("--format", default="json", metavar="json|csv", help="output format (json)")
-        parser.add_argument("--date-from", metavar="YYYY-MM-DD", help="games finished on or after this date")
-        parser.add_argument("--date-to", metavar="YYYY-MM-DD", help="games finished on or before this date")
+        parser.add_argument("--date-from", metavar="YYYY-MM-DD", help="games played on or after this date")
+        parser.add_argument("--date-to", metavar="YYYY-MM-DD", help="games played on or before this date")
         parser.add_argument(
             "--min-games", metavar="N", help="games needed to be ranked (default: the event's setting)"
         )

@@ -1,0 +1,197 @@
+"""Every CSV Tenbou writes opens right in a spreadsheet (scoring/exports/csvfile.py).
+
+A downloaded file (HTTP, or ``--output FILE``) is UTF-8 behind a byte-order mark, so that Excel reads
+``Zoé Lefèvre`` rather than ``ZoÃ© LefÃ¨vre``; standard output has no mark (scripts read it, and the
+command contract of game-record.md promises none). Numbers are plain — ``-20.0`` with an ASCII hyphen,
+``17.5`` without ``+`` — so a spreadsheet reads them as numbers (``+17.5`` and ``−20.0`` with U+2212 are
+text to it). An EMA number keeps its leading zeros everywhere: the 8-digit string in a CSV, a text cell
+(format ``@``) in the XLSX, a string in JSON.
+
+The event: a tournament of four, one game on paper, 35000 31000 29000 25000 under EMA 2016 (start =
+return = 30000, uma +15/+5/−5/−15): Ann +5000+15000 = +20000, then a −2500 penalty = +17500; Bob
++1000+5000 = +6000; Cho −1000−5000 = −6000; Zoé (EMA number 04390002) −5000−15000 = −20000.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from decimal import Decimal
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from league.models import Event, Hanchan, Player, Registration
+from scoring import services
+from scoring.exports import EmaResultsExport
+from scoring.exports.csvfile import cell_text, csv_bytes, csv_response, csv_text
+from tests.conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+BOM = b"\xef\xbb\xbf"
+ZOE = "Zoé Lefèvre"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of a management command."""
+    out, err = StringIO(), StringIO()
+    try:
+        call_command(*args, stdout=out, stderr=err)
+    except SystemExit as exc:
+        return int(exc.code or 0), out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+def rows_of(content: bytes) -> list[list[str]]:
+    """A CSV file's rows: it must start with the BOM and be UTF-8 behind it."""
+    assert content.startswith(BOM), content[:20]
+    return list(csv.reader(io.StringIO(content[len(BOM) :].decode("utf-8"))))
+
+
+@pytest.fixture
+def open_cup(club, organiser) -> Event:
+    event = make_event(club, slug="csv-open")
+    event.kind = Event.Kind.TOURNAMENT
+    event.save()
+    people = [
+        ("Ann Martin", "Ann", "Martin", "04000001"),
+        ("Bob Keller", "Bob", "Keller", "05000002"),
+        ("Cho Rossi", "Cho", "Rossi", ""),
+        (ZOE, "Zoé", "Lefèvre", "04390002"),
+    ]
+    four = [
+        Player.objects.create(
+            display_name=name, given_name=given, family_name=family, ema_number=ema or None, country="FR",
+            club=club,
+        )
+        for name, given, family, ema in people
+    ]  # fmt: skip
+    for player in four:
+        Registration.objects.create(event=event, player=player)
+    game = services.start_game(
+        event=event, players=four, user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(hanchan=game, scores=[35000, 31000, 29000, 25000], user=organiser)
+    services.add_penalty(event=event, player=four[0], points=-2500, reason="late", user=organiser)
+    return event
+
+
+# -- the module ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (-20.0, "-20.0"),
+        (12.5, "12.5"),
+        (-0.0, "0.0"),
+        (1e16, "10000000000000000"),
+        (Decimal("-20.0"), "-20.0"),
+        (Decimal("-0.0"), "0.0"),
+        (Decimal("1E+3"), "1000"),
+        (-36000, "-36000"),
+        (0, "0"),
+        ("04390002", "04390002"),
+        ("+12.5", "+12.5"),  # text is written as given: only numbers are formatted
+        (date(2025, 3, 15), "2025-03-15"),
+        (None, ""),
+    ],
+)
+def test_cell_text_writes_numbers_plainly_and_text_as_given(value, text):
+    assert cell_text(value) == text
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), Decimal("NaN"), True, object()])
+def test_cell_text_refuses_what_a_spreadsheet_cannot_read(value):
+    with pytest.raises((TypeError, ValueError)):
+        cell_text(value)
+
+
+def test_csv_bytes_has_the_bom_and_csv_text_none():
+    rows = [("Name", "Points", "EMA"), (ZOE, Decimal("-20.0"), "04390002"), ("Ann", 17.5, None)]
+    assert csv_text(rows) == "Name,Points,EMA\r\nZoé Lefèvre,-20.0,04390002\r\nAnn,17.5,\r\n"
+    assert csv_bytes(rows) == BOM + csv_text(rows).encode("utf-8")
+    response = csv_response(rows, "cup-standings.csv")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="cup-standings.csv"'
+    assert response.content == csv_bytes(rows)
+
+
+# -- the standings download and ``manage.py standings`` ---------------------------------------------------
+
+
+def test_standings_download_opens_right_in_a_spreadsheet(open_cup):
+    response = Client().get(reverse("scoring:standings_csv", args=[open_cup.slug]))
+    assert response.status_code == 200
+    content = response.content
+    text = content.decode("utf-8")
+    assert "\u2212" not in text and "+" not in text
+    header, *body = rows_of(content)
+    assert [row[1] for row in body] == ["Ann Martin", "Bob Keller", "Cho Rossi", ZOE]  # accents intact
+    points = header.index("Points")
+    assert [row[points] for row in body] == ["17.5", "6.0", "-6.0", "-20.0"]  # ASCII hyphen
+    for name in ("Points", "Best", "Penalties", "Games", "Avg place", "Avg score"):
+        column = header.index(name)
+        for row in body:
+            float(row[column])  # every figure parses as a number
+    assert body[0][header.index("Penalties")] == "-2.5"
+
+
+def test_standings_command_prints_the_download_without_the_bom(open_cup):
+    status, out, err = run("standings", "--event", open_cup.slug, "--format", "csv")
+    assert (status, err) == (0, "")
+    assert not out.startswith("\ufeff")
+    download = Client().get(reverse("scoring:standings_csv", args=[open_cup.slug])).content
+    assert BOM + out.encode("utf-8") == download
+    # JSON stays the page's cell text, as the contract and the command's JSON have always had it.
+    status, out, err = run("standings", "--event", open_cup.slug)
+    assert (status, err) == (0, "")
+    assert [row["Points"] for row in json.loads(out)] == ["+17.5", "+6.0", "\u22126.0", "\u221220.0"]
+
+
+# -- the EMA report ----------------------------------------------------------------------------------------
+
+
+def test_ema_csv_keeps_the_leading_zeros_and_has_the_bom(open_cup, organiser, tmp_path: Path):
+    report = EmaResultsExport(open_cup).render("csv")
+    rows = rows_of(report.data)
+    grid = rows[rows.index(["Place", "First Name", "Last name", "EMA number", "Table points", "Score",
+                            "Ema Member", "Country"]) + 1 :]  # fmt: skip
+    assert [(r[1], r[2], r[3], r[5]) for r in grid] == [
+        ("Ann", "Martin", "04000001", "17500"),
+        ("Bob", "Keller", "05000002", "6000"),
+        ("Cho", "Rossi", "", "-6000"),
+        ("Zoé", "Lefèvre", "04390002", "-20000"),
+    ]
+    # The organiser's download and --output FILE are that file; standard output is it without the BOM.
+    client = Client()
+    client.force_login(organiser)
+    download = client.get(reverse("scoring_manage:ema_download", args=[open_cup.slug, "csv"]))
+    assert download.content == report.data
+    target = tmp_path / "ema.csv"
+    assert run("export_ema", "--event", open_cup.slug, "--output", str(target)) == (0, "", "")
+    assert target.read_bytes() == report.data
+    status, out, err = run("export_ema", "--event", open_cup.slug)
+    assert (status, err) == (0, "")
+    assert BOM + out.encode("utf-8") == report.data
+
+
+def test_ema_xlsx_keeps_the_ema_number_as_text(open_cup):
+    sheet = load_workbook(io.BytesIO(EmaResultsExport(open_cup).render("xlsx").data)).active
+    assert sheet is not None
+    numbers = {row[1].value: row[3] for row in sheet.iter_rows(min_row=13)}
+    cell = numbers["Zoé"]
+    assert cell.value == "04390002"
+    assert cell.data_type == "s" and cell.number_format == "@"
+    assert numbers["Zoé"].row == 16 and sheet.cell(row=16, column=6).value == -20000  # a number
+    # And in the CSV of the same report (a file: with its BOM), the same 8-digit string.
+    rows = rows_of(EmaResultsExport(open_cup).render("csv").data)
+    assert ["Zoé", "Lefèvre", "04390002"] in [row[1:4] for row in rows]
