@@ -3,20 +3,36 @@
 A round's tables are hanchans created ahead of play with their seats (round and table numbers set, no
 result yet): the schedule is the games themselves, so the score slips, the result entry and the
 standings all read the same rows. Only tables without any result can be reseated.
+
+Every service here that writes seats keeps one invariant, checked by :func:`_check_round_invariant`
+inside its own transaction before it commits: each player sits at most once per round, four players per
+table. Whatever the forms offer, a change that would break it is refused and rolled back, and every
+foreseeable failure (a seating ``ValueError``, protected rows, played tables) is a ``ValidationError``
+the pages show, never a server error.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
+from django.db.models.deletion import ProtectedError, RestrictedError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league import seating
 from league.models import Event, Hanchan, Player, Registration, Seat
 
 from . import history
+from .hanchan import default_played_on
+
+# A breach of "each player at most once per round, four players per table": ("twice", round, player id)
+# or ("size", round, table number), mapped to the number of seats concerned.
+Fault = tuple[str, int, int]
 
 
 def _unplayed(hanchans: Any) -> Any:
@@ -30,10 +46,161 @@ def _unplayed(hanchans: Any) -> Any:
 
 def _seat_pool(event: Event) -> tuple[list[Player], list[Player]]:
     """The players to seat (registered, not dropped out) and the substitutes who may fill tables."""
-    registrations = Registration.objects.filter(event=event, dropped_out=False).select_related("player")
+    registrations = Registration.objects.filter(
+        event=event, dropped_out=False, withdrawn_at__isnull=True  # a withdrawn player is never seated again
+    ).select_related("player")
     players = [r.player for r in registrations if not r.is_substitute]
     substitutes = [r.player for r in registrations if r.is_substitute]
     return sorted(players, key=lambda p: p.pk), sorted(substitutes, key=lambda p: p.pk)
+
+
+def _lock(event: Event) -> None:
+    """Serialise the seating changes of one event: the invariant is checked on what this transaction
+    sees, so two replacements made at the same moment must not both pass the check and both commit."""
+    list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))
+
+
+def _faults(event: Event, rounds: Iterable[int] | None = None) -> dict[Fault, int]:
+    """Every breach of the seating invariant in ``rounds`` (every round when None). Two queries.
+
+    Void tables count too: their seats are rows like any other, and letting a player sit twice "because
+    one table is void" would break again as soon as the table is reopened.
+    """
+    seats = Seat.objects.filter(hanchan__event=event, hanchan__round_number__isnull=False)
+    tables = Hanchan.objects.filter(event=event, round_number__isnull=False)
+    if rounds is not None:
+        rounds = sorted(set(rounds))
+        seats = seats.filter(hanchan__round_number__in=rounds)
+        tables = tables.filter(round_number__in=rounds)
+    faults: dict[Fault, int] = {}
+    twice = (
+        seats.values("hanchan__round_number", "player_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .values_list("hanchan__round_number", "player_id", "n")
+    )
+    for number, player_id, n in twice:
+        faults["twice", number, player_id] = n
+    sizes = (
+        tables.annotate(n=Count("seats"))
+        .exclude(n=seating.TABLE_SIZE)
+        .values_list("round_number", "table_number", "n")
+    )
+    for number, table_number, n in sizes:
+        faults["size", number, table_number or 0] = n
+    return faults
+
+
+def _describe(event: Event, faults: dict[Fault, int]) -> list[str]:
+    """Each fault in words, naming the player, the tables and the round (one query for the names)."""
+    twice = [(number, pk) for kind, number, pk in faults if kind == "twice"]
+    tables: dict[tuple[int, int], list[int]] = defaultdict(list)
+    names: dict[int, str] = {}
+    if twice:
+        rows = (
+            Seat.objects.filter(
+                hanchan__event=event,
+                hanchan__round_number__in={n for n, _pk in twice},
+                player_id__in={pk for _n, pk in twice},
+            )
+            .order_by("hanchan__round_number", "hanchan__table_number")
+            .values_list(
+                "hanchan__round_number", "hanchan__table_number", "player_id", "player__display_name"
+            )
+        )
+        for number, table_number, pk, name in rows:
+            tables[number, pk].append(table_number)
+            names[pk] = name
+    lines = []
+    for (kind, number, key), n in sorted(faults.items(), key=lambda item: (item[0][1], *item[0])):
+        if kind == "twice":
+            lines.append(
+                _("%(player)s is seated %(times)s times in round %(round)s (tables %(tables)s).")
+                % {
+                    "player": names.get(key, key),
+                    "times": n,
+                    "round": number,
+                    "tables": ", ".join(str(t) for t in tables[number, key]),
+                }
+            )
+        else:
+            lines.append(
+                ngettext(
+                    "Table %(table)s of round %(round)s has %(count)s seat instead of four.",
+                    "Table %(table)s of round %(round)s has %(count)s seats instead of four.",
+                    n,
+                )
+                % {"table": key, "round": number, "count": n}
+            )
+    return lines
+
+
+def _worse(before: dict[Fault, int], after: dict[Fault, int]) -> dict[Fault, int]:
+    """The faults in ``after`` that ``before`` did not have, or had less badly."""
+
+    def distance(fault: Fault, n: int) -> int:
+        return n - 1 if fault[0] == "twice" else abs(n - seating.TABLE_SIZE)
+
+    return {
+        fault: n
+        for fault, n in after.items()
+        if fault not in before or distance(fault, n) > distance(fault, before[fault])
+    }
+
+
+def _check_round_invariant(
+    event: Event, rounds: Iterable[int] | None, *, before: dict[Fault, int] | None = None
+) -> None:
+    """Refuse (and so roll back the enclosing transaction) any seating change that leaves a player
+    seated twice in a round or a table without exactly four players.
+
+    Run by every service that writes tournament seats, inside its transaction, after its writes: the
+    form only offers valid choices, but the database is the one place that sees every change. Faults
+    already in ``before`` (data broken before this check existed) are tolerated as long as the change
+    does not make them worse, so that a swap or replacement that repairs them stays possible.
+    """
+    worse = _worse(before or {}, _faults(event, rounds))
+    if worse:
+        raise ValidationError(
+            _(
+                "Refused, nothing was changed: each player sits at most once per round, four per "
+                "table. %(faults)s"
+            )
+            % {"faults": " ".join(_describe(event, worse))}
+        )
+
+
+def seating_faults(event: Event) -> list[str]:
+    """The seating faults of every round in words, for the organisers' page (at most three queries).
+
+    Empty unless the data was broken before the services checked the seating (or by hand): the page
+    reports them so that they can be repaired with a replacement at one table.
+    """
+    faults = _faults(event)
+    return _describe(event, faults) if faults else []
+
+
+def next_open_round(event: Event) -> int | None:
+    """The first round with a table that has no result yet: the usual first round of a replacement."""
+    tables = _unplayed(Hanchan.objects.filter(event=event, round_number__isnull=False))
+    return min(tables.values_list("round_number", flat=True), default=None)
+
+
+def eligible_substitutes(event: Event, *, from_round: int | None = None) -> Any:
+    """Who may take over seats from ``from_round`` (default: the next open round) on: registered, not
+    dropped out, and not seated in any round from then on that still has a table without a result."""
+    from_round = next_open_round(event) if from_round is None else from_round
+    rounds = (
+        _unplayed(Hanchan.objects.filter(event=event, round_number__gte=from_round or 1))
+        .values_list("round_number", flat=True)
+        .distinct()
+    )
+    seated = Seat.objects.filter(hanchan__event=event, hanchan__round_number__in=list(rounds))
+    return (
+        Player.objects.filter(registrations__event=event, registrations__dropped_out=False)
+        .exclude(pk__in=seated.values("player_id"))
+        .order_by("display_name")
+    )
 
 
 @transaction.atomic
@@ -53,6 +220,7 @@ def seat_tournament(
         raise ValidationError("Seating is generated for tournaments; league games are started one by one.")
     if not 1 <= rounds <= 20:
         raise ValidationError({"rounds": "A tournament has between 1 and 20 rounds."})
+    _lock(event)
     tables = Hanchan.objects.filter(event=event, round_number__isnull=False)
     if tables.exclude(pk__in=_unplayed(tables)).exists():
         raise ValidationError("Some tables already have results: the seating can no longer be regenerated.")
@@ -67,10 +235,23 @@ def seat_tournament(
         )
     pool = players + substitutes[:needed]
     seed = event.seating_seed if seed is None else seed
-    schedule = seating.generate(len(pool), rounds, seed=seed)
-    tables.delete()
+    try:
+        schedule = seating.generate(len(pool), rounds, seed=seed)
+    except ValueError as exc:
+        raise ValidationError(_("The seating cannot be generated: %(error)s.") % {"error": exc}) from None
+    try:
+        tables.delete()
+    except (ProtectedError, RestrictedError):
+        raise ValidationError(
+            _(
+                "Some tables without a result have penalties attached, which are kept for the record: "
+                "the seating can no longer be regenerated. Swap players or reseat rounds by the "
+                "standings instead."
+            )
+        ) from None
     created: list[Hanchan] = []
     seats: list[Seat] = []
+    played_on = default_played_on(event)  # within the event's dates: seated ahead, played on its days
     for round_index, round_tables in enumerate(schedule.rounds, start=1):
         for table_index, table in enumerate(round_tables, start=1):
             hanchan = Hanchan.objects.create(
@@ -79,10 +260,12 @@ def seat_tournament(
                 table_number=table_index,
                 entry_mode=entry_mode,
                 entered_by=user,
+                played_on=played_on,
             )
             created.append(hanchan)
             seats += [Seat(hanchan=hanchan, seat=s, player=pool[i]) for s, i in enumerate(table)]
     Seat.objects.bulk_create(seats)
+    _check_round_invariant(event, None)
     if event.seating_seed != seed:
         event.seating_seed = seed
         event.save(update_fields=["seating_seed"])
@@ -100,16 +283,24 @@ def seat_tournament(
 @transaction.atomic
 def swap_players(*, event: Event, round_number: int, first: Player, second: Player, user: Any) -> None:
     """Swap two players' seats in one round (both tables must be without results)."""
-    round_tables = Hanchan.objects.filter(event=event, round_number=round_number)
-    seat_a = Seat.objects.filter(hanchan__in=round_tables, player=first).select_related("hanchan").first()
-    seat_b = Seat.objects.filter(hanchan__in=round_tables, player=second).select_related("hanchan").first()
-    if seat_a is None or seat_b is None:
-        raise ValidationError(f"Both players must be seated in round {round_number}.")
     if first.pk == second.pk:
-        raise ValidationError("Choose two different players.")
+        raise ValidationError(_("Choose two different players."))
+    _lock(event)
+    round_tables = Hanchan.objects.filter(event=event, round_number=round_number)
+    # Ordered by table: a player seated twice (data broken before the checks) swaps their first seat.
+    in_order = Seat.objects.filter(hanchan__in=round_tables).select_related("hanchan")
+    in_order = in_order.order_by("hanchan__table_number", "seat")
+    seat_a = in_order.filter(player=first).first()
+    seat_b = in_order.filter(player=second).first()
+    if seat_a is None or seat_b is None:
+        raise ValidationError(
+            _("Both players must be seated in round %(round)s: %(player)s is not.")
+            % {"round": round_number, "player": first if seat_a is None else second}
+        )
     unplayed = set(_unplayed(round_tables).values_list("pk", flat=True))
     if seat_a.hanchan_id not in unplayed or seat_b.hanchan_id not in unplayed:
         raise ValidationError("A table that already has a result cannot be reseated.")
+    before = _faults(event, [round_number])
     a_behalf, b_behalf = seat_a.on_behalf_of_id, seat_b.on_behalf_of_id
     # Two unique constraints (player per game, seat per game): move through a free state first.
     if seat_a.hanchan_id == seat_b.hanchan_id:
@@ -117,11 +308,21 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
         Seat.objects.filter(pk=seat_a.pk).update(seat=99)
         Seat.objects.filter(pk=seat_b.pk).update(seat=seat_b.seat)
         Seat.objects.filter(pk=seat_a.pk).update(seat=seat_a.seat)
+    elif (
+        Seat.objects.filter(hanchan_id=seat_b.hanchan_id, player=first).exists()
+        or Seat.objects.filter(hanchan_id=seat_a.hanchan_id, player=second).exists()
+    ):
+        # Only in data broken before the checks: a player already twice in the round meets themselves.
+        raise ValidationError(
+            _("%(first)s and %(second)s cannot swap: one of them already sits at the other's table.")
+            % {"first": first, "second": second}
+        )
     else:
         Seat.objects.filter(pk=seat_a.pk).update(player=second, on_behalf_of=b_behalf)
         Seat.objects.filter(pk=seat_b.pk).update(player=first, on_behalf_of=a_behalf)
     for hanchan_id in {seat_a.hanchan_id, seat_b.hanchan_id}:
         Hanchan.objects.filter(pk=hanchan_id).update(version=F("version") + 1)
+    _check_round_invariant(event, [round_number], before=before)
     history.log(
         event=event,
         user=user,
@@ -132,36 +333,98 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
 
 @transaction.atomic
 def replace_player(
-    *, event: Event, player: Player, substitute: Player, from_round: int, user: Any, reason: str
+    *,
+    event: Event,
+    player: Player,
+    substitute: Player,
+    from_round: int,
+    user: Any,
+    reason: str,
+    table: int | None = None,
 ) -> int:
     """A player drops out: the substitute takes their seat at every table from ``from_round`` on that has
-    no result yet, playing on their behalf. Returns the number of seats taken over."""
+    no result yet, playing on their behalf. Returns the number of seats taken over.
+
+    With ``table``, only the player's seat at that table of round ``from_round`` is taken over and the
+    player stays in the tournament: a late arrival, or the repair of a player seated twice in a round.
+
+    The substitute must be registered, not dropped out, and not seated in any of the rounds concerned
+    (a player cannot play two tables at once); the invariant is checked again after the change.
+    """
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the player is replaced."})
+        raise ValidationError({"reason": _("Say why the player is replaced.")})
+    if player.pk == substitute.pk:
+        raise ValidationError({"substitute": _("Choose a substitute other than the player replaced.")})
+    _lock(event)
     registration = Registration.objects.filter(event=event, player=player).first()
     if registration is None:
         raise ValidationError({"player": f"{player} is not registered in {event}."})
-    if not Registration.objects.filter(event=event, player=substitute).exists():
+    taking_over = Registration.objects.filter(event=event, player=substitute).first()
+    if taking_over is None:
         raise ValidationError({"substitute": f"Register {substitute} (as a substitute) first."})
+    if taking_over.dropped_out:
+        message = _("%(player)s has dropped out: choose someone still playing.") % {"player": substitute}
+        raise ValidationError({"substitute": message})
     tables = _unplayed(Hanchan.objects.filter(event=event, round_number__gte=from_round))
-    seats = Seat.objects.filter(hanchan__in=tables, player=player)
-    clash = Seat.objects.filter(hanchan__in=seats.values("hanchan"), player=substitute)
-    if clash.exists():
-        raise ValidationError({"substitute": f"{substitute} already sits at one of {player}'s tables."})
-    count = seats.update(player=substitute, on_behalf_of=player)
-    Hanchan.objects.filter(pk__in=tables.filter(seats__on_behalf_of=player).values("pk")).update(
-        version=F("version") + 1
+    if table is not None:
+        tables = tables.filter(round_number=from_round, table_number=table)
+    seats = list(
+        Seat.objects.filter(hanchan__in=tables, player=player)
+        .select_related("hanchan")
+        .order_by("hanchan__round_number", "hanchan__table_number")
     )
-    registration.dropped_out = True
-    registration.save(update_fields=["dropped_out"])
+    if table is not None and not seats:
+        raise ValidationError(
+            {
+                "table": _("%(player)s has no seat without a result at table %(table)s of round %(round)s.")
+                % {"player": player, "table": table, "round": from_round}
+            }
+        )
+    rounds = sorted({seat.hanchan.round_number for seat in seats})
+    clash = (
+        Seat.objects.filter(hanchan__event=event, hanchan__round_number__in=rounds, player=substitute)
+        .select_related("hanchan")
+        .order_by("hanchan__round_number", "hanchan__table_number")
+        .first()
+    )
+    if clash is not None:
+        message = _("%(player)s is already seated at table %(table)s in round %(round)s.") % {
+            "player": substitute,
+            "table": clash.hanchan.table_number,
+            "round": clash.hanchan.round_number,
+        }
+        raise ValidationError({"substitute": message})
+    before = _faults(event, rounds)
+    elsewhere = set()
+    if table is not None:
+        elsewhere = set(
+            Seat.objects.filter(hanchan__event=event, hanchan__round_number=from_round, player=player)
+            .exclude(pk__in=[seat.pk for seat in seats])
+            .values_list("hanchan__round_number", flat=True)
+        )
+    for seat in seats:
+        # The seat keeps counting for whoever it counted for; a player who no longer sits in that round
+        # is credited, unless the substitute is that very player taking their seat back.
+        behalf = seat.on_behalf_of_id
+        if behalf is None and seat.hanchan.round_number not in elsewhere:
+            behalf = player.pk
+        seat.player = substitute
+        seat.on_behalf_of_id = None if behalf == substitute.pk else behalf
+    Seat.objects.bulk_update(seats, ["player", "on_behalf_of"])
+    Hanchan.objects.filter(pk__in={seat.hanchan_id for seat in seats}).update(version=F("version") + 1)
+    _check_round_invariant(event, rounds, before=before)
+    if table is None:
+        registration.dropped_out = True
+        registration.save(update_fields=["dropped_out"])
+    where = f"at table {table} of round {from_round}" if table is not None else f"from round {from_round}"
     history.log(
         event=event,
         user=user,
         action="player replaced",
         reason=reason,
-        summary=f"{substitute} replaces {player} from round {from_round} ({count} tables)",
+        summary=f"{substitute} replaces {player} {where} ({len(seats)} tables)",
     )
-    return count
+    return len(seats)
 
 
 def round_status(event: Event) -> list[dict[str, Any]]:
@@ -198,11 +461,21 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
     """
     from scoring.standings import standings
 
+    _lock(event)
     round_tables = Hanchan.objects.filter(event=event, round_number=round_number)
     if not round_tables.exists():
         raise ValidationError(f"Round {round_number} has no tables: generate the seating first.")
     if round_tables.exclude(pk__in=_unplayed(round_tables)).exists():
         raise ValidationError(f"Round {round_number} already has results: it can no longer be reseated.")
+    faults = _faults(event, [round_number])
+    if faults:
+        raise ValidationError(
+            _(
+                "Round %(round)s cannot be reseated until its seating is repaired (replace the extra seat "
+                "at one table with a player who is not seated in that round): %(faults)s"
+            )
+            % {"round": round_number, "faults": " ".join(_describe(event, faults))}
+        )
     seats = list(Seat.objects.filter(hanchan__in=round_tables).select_related("hanchan"))
     seated = {seat.player_id: seat for seat in seats}
     order = [row.player_id for row in standings(event, up_to_round=round_number - 1, min_games=0)]
@@ -226,7 +499,12 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
         by_round.setdefault(table.round_number, []).append(tuple(row))
     previous_rounds = [tuple(by_round[n]) for n in sorted(by_round)]
     previous = seating.Schedule(rounds=tuple(previous_rounds)) if previous_rounds else None
-    tables = seating.swiss_round(list(range(len(ranked))), previous, seed=event.seating_seed)
+    try:
+        tables = seating.swiss_round(list(range(len(ranked))), previous, seed=event.seating_seed)
+    except ValueError as exc:
+        raise ValidationError(
+            _("Round %(round)s cannot be reseated: %(error)s.") % {"round": round_number, "error": exc}
+        ) from None
     behalf = {seat.player_id: seat.on_behalf_of_id for seat in seats}
     hanchans = sorted(
         {seat.hanchan_id: seat.hanchan for seat in seats}.values(), key=lambda h: h.table_number
@@ -240,6 +518,7 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
         ]
     )
     round_tables.update(version=F("version") + 1)
+    _check_round_invariant(event, [round_number])
     history.log(
         event=event,
         user=user,

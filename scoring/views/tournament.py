@@ -11,11 +11,14 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from league import seating
+from league.collation import name_sort_key, order_by_name
 from league.models import Event, Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine
@@ -44,6 +47,16 @@ class ReplaceForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player who drops out")
     substitute = forms.ModelChoiceField(queryset=Player.objects.none())
     from_round = forms.IntegerField(min_value=1, max_value=20)
+    table = forms.IntegerField(
+        min_value=1,
+        max_value=999,
+        required=False,
+        label=gettext_lazy("Only at table"),
+        help_text=gettext_lazy(
+            "Leave blank when the player drops out. A table number replaces only the player's seat at "
+            "that table of the first round (a late arrival, or a player seated twice in a round)."
+        ),
+    )
     reason = forms.CharField(max_length=300)
 
 
@@ -83,7 +96,7 @@ def _schedule_quality(rounds: dict[int, list[Hanchan]]) -> seating.Quality | Non
 
 
 def _players(event: Event) -> Any:
-    return Player.objects.filter(registrations__event=event).order_by("display_name")
+    return order_by_name(Player.objects.filter(registrations__event=event))
 
 
 @login_required
@@ -92,11 +105,14 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = _rounds(event)
     players = _players(event)
     swap_form = SwapForm()
-    replace_form = ReplaceForm()
-    for form in (swap_form, replace_form):
-        for field in form.fields.values():
-            if isinstance(field, forms.ModelChoiceField):
-                field.queryset = players
+    swap_form.fields["first"].queryset = swap_form.fields["second"].queryset = players
+    # Only choices that can work: a player still playing, and a substitute who is not seated in the
+    # rounds left to play (the service checks the exact rounds again when the form is sent).
+    replace_form = ReplaceForm(initial={"from_round": tournament.next_open_round(event)})
+    replace_form.fields["player"].queryset = players.filter(
+        registrations__event=event, registrations__dropped_out=False
+    )
+    replace_form.fields["substitute"].queryset = order_by_name(tournament.eligible_substitutes(event))
     return render(
         request,
         "scoring/manage/tournament.html",
@@ -108,6 +124,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "seating_form": SeatingForm(initial={"seed": event.seating_seed}),
             "swap_form": swap_form,
             "replace_form": replace_form,
+            "faults": tournament.seating_faults(event),
         },
     )
 
@@ -118,12 +135,27 @@ def _act(
     """Validate ``form``, call the service through ``run`` (which returns the success message), say how it
     went, and go back to the rounds page: the shape of every tournament action."""
     if not form.is_valid():
-        messages.error(request, invalid)
+        details = [
+            f"{form.fields[name].label or name.replace('_', ' ').capitalize()}: {' '.join(errors)}"
+            if name in form.fields
+            else " ".join(errors)
+            for name, errors in form.errors.items()
+        ]
+        messages.error(request, " ".join([invalid, *details]))
     else:
         try:
             done = run(form.cleaned_data)
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
+        except IntegrityError:
+            # The services check everything they can foresee; what is left is a change made at the
+            # same moment by someone else, which the database refused (and rolled back).
+            messages.error(
+                request,
+                gettext(
+                    "The seating was changed by someone else at the same time: nothing was saved, try again."
+                ),
+            )
         else:
             messages.success(request, done)
     return redirect("scoring_manage:tournament", event.slug)
@@ -178,7 +210,9 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
 
     def run(data: dict[str, Any]) -> str:
         count = tournament.replace_player(event=event, user=request.user, **data)
-        return f"{data['substitute']} takes over {count} tables."
+        return ngettext(
+            "%(player)s takes over %(count)d table.", "%(player)s takes over %(count)d tables.", count
+        ) % {"player": data["substitute"], "count": count}
 
     return _act(
         request, event, form, "Choose the player, the substitute, the first round and give a reason.", run
@@ -221,7 +255,7 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             for table in tables
             for seat in table.seats.all()
         ),
-        key=lambda row: row[0].lower(),
+        key=lambda row: name_sort_key(row[0]),
     )
     return render(
         request,

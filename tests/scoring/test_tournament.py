@@ -161,3 +161,93 @@ def test_chombos_entered_with_final_scores(club, organiser):
     )
     assert SeatResult.objects.get(hanchan=table, seat=1).penalties == -20000
     assert Penalty.objects.filter(hanchan=table, cancelled=True).count() == 1
+
+
+def test_replace_refuses_a_substitute_seated_in_a_later_round_and_names_it(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    tournament.seat_tournament(event=event, rounds=3, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    first = Player.objects.get(pk=tables_of(event, 3)[0][0])
+    tournament.replace_player(
+        event=event, player=first, substitute=sub, from_round=3, user=organiser, reason="leaves early"
+    )
+    second = Player.objects.get(pk=tables_of(event, 2)[1][1])
+    table = next(i for i, t in enumerate(tables_of(event, 3), start=1) if sub.pk in t)
+    with pytest.raises(ValidationError, match=f"{sub} is already seated at table {table} in round 3"):
+        tournament.replace_player(
+            event=event, player=second, substitute=sub, from_round=2, user=organiser, reason="ill"
+        )
+    assert not Registration.objects.get(event=event, player=second).dropped_out
+    assert Seat.objects.filter(hanchan__event=event, player=sub).count() == 1
+
+
+def test_replace_refuses_a_dropped_out_substitute_and_the_player_themselves(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    Registration.objects.filter(event=event, player=sub).update(dropped_out=True)
+    leaver = Player.objects.get(pk=tables_of(event, 2)[0][0])
+    with pytest.raises(ValidationError, match=f"{sub} has dropped out"):
+        tournament.replace_player(
+            event=event, player=leaver, substitute=sub, from_round=2, user=organiser, reason="ill"
+        )
+    with pytest.raises(ValidationError, match="other than the player replaced"):
+        tournament.replace_player(
+            event=event, player=leaver, substitute=leaver, from_round=2, user=organiser, reason="ill"
+        )
+
+
+def test_replace_at_one_table_keeps_the_player_in_the_tournament(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    late = Player.objects.get(pk=tables_of(event, 1)[1][2])
+    count = tournament.replace_player(
+        event=event, player=late, substitute=sub, from_round=1, table=2, user=organiser, reason="late"
+    )
+    assert count == 1
+    assert tables_of(event, 1)[1][2] == sub.pk and late.pk in {p for t in tables_of(event, 2) for p in t}
+    assert Seat.objects.get(hanchan__event=event, player=sub).on_behalf_of == late
+    assert not Registration.objects.get(event=event, player=late).dropped_out
+    with pytest.raises(ValidationError, match="has no seat without a result at table 1 of round 2"):
+        tournament.replace_player(
+            event=event, player=sub, substitute=late, from_round=2, table=1, user=organiser, reason="x"
+        )
+
+
+def test_a_substitute_replaced_in_turn_keeps_playing_for_the_original_player(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=2)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    first_sub, second_sub = (
+        r.player for r in Registration.objects.filter(event=event, is_substitute=True).order_by("pk")
+    )
+    leaver = Player.objects.get(pk=tables_of(event, 1)[0][0])
+    tournament.replace_player(
+        event=event, player=leaver, substitute=first_sub, from_round=1, user=organiser, reason="ill"
+    )
+    tournament.replace_player(
+        event=event, player=first_sub, substitute=second_sub, from_round=2, user=organiser, reason="had to go"
+    )
+    seat = Seat.objects.get(hanchan__event=event, hanchan__round_number=2, player=second_sub)
+    assert seat.on_behalf_of == leaver
+
+
+def test_regenerating_a_seating_with_a_penalty_on_a_table_is_refused_not_a_crash(club, organiser):
+    event = make_tournament(club, 8)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    table = Hanchan.objects.get(event=event, round_number=2, table_number=1)
+    Penalty.objects.create(
+        event=event, player=table.seats.first().player, hanchan=table, points=-5000, reason="late"
+    )
+    with pytest.raises(ValidationError, match="penalties attached"):
+        tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    assert Hanchan.objects.filter(event=event).count() == 4
+
+
+def test_swap_names_the_player_who_is_not_seated(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    seated = Player.objects.get(pk=tables_of(event, 1)[0][0])
+    with pytest.raises(ValidationError, match=f"seated in round 1: {sub} is not"):
+        tournament.swap_players(event=event, round_number=1, first=seated, second=sub, user=organiser)

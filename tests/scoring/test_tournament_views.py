@@ -77,3 +77,32 @@ def test_printable_pages(client_in, club, organiser):
     slips = client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 1])).content.decode()
     assert slips.count('class="slip"') == 2 and "120000" in slips
     assert client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 9])).status_code == 404
+
+
+def test_an_invalid_form_says_which_field_is_wrong(client_in, club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    services.tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    response = client_in.post(
+        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        {"player": tables_of(event, 2)[0][0], "substitute": sub.pk, "from_round": 2, "reason": ""},
+        follow=True,
+    )
+    assert "Reason: This field is required." in response.content.decode()
+    assert not Seat.objects.filter(player=sub).exists()
+
+
+def test_replace_at_one_table_through_the_page(client_in, club, organiser):
+    event = make_tournament(club, 8, n_substitutes=1)
+    services.tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    sub = Registration.objects.get(event=event, is_substitute=True).player
+    page = client_in.get(reverse("scoring_manage:tournament", args=[event.slug])).content.decode()
+    assert 'name="table"' in page and "Only at table" in page
+    late = tables_of(event, 1)[1][3]
+    response = client_in.post(
+        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        {"player": late, "substitute": sub.pk, "from_round": 1, "table": 2, "reason": "late"},
+        follow=True,
+    )
+    assert "takes over 1 table." in response.content.decode()
+    assert tables_of(event, 1)[1][3] == sub.pk and not Registration.objects.get(player_id=late).dropped_out
