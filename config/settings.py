@@ -101,6 +101,18 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no row locks: by default a transaction starts as a reader and fails at once with
+    # "database is locked" when it tries to write while another one does (a double tap on "Save hand").
+    # IMMEDIATE takes the write lock when the transaction begins, so concurrent writers queue (up to
+    # ``timeout`` seconds) instead of failing; WAL lets the pages keep reading while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

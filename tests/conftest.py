@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 
 from league.models import Club, Event, Player, Registration
 from scoring.engine import make_ruleset
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, test in a file instead of Django's shared in-memory database.
+
+    Concurrency tests run requests in threads, each with its own connection; an in-memory database
+    shared between connections locks whole tables and fails at once instead of waiting, unlike the
+    file (in WAL mode) the application really uses. The name carries the process id so that
+    concurrent test runs (and xdist workers) never share or delete each other's database.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = Path(tempfile.gettempdir()) / f"tenbou-test-{os.getpid()}.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)
 
 
 @pytest.fixture

@@ -7,11 +7,13 @@ validates the change and re-derives every later hand — and logs the change, al
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from league.models import Hanchan
 from scoring import engine
@@ -38,6 +40,14 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
         setattr(hanchan, name, value)
     hanchan.version += 1
     hanchan.save(update_fields=["version", *fields])
+
+
+# The history summary of a game finished by the hand that reached its end (see ``record_hand``): a
+# resubmitted hand is recognised by it, so it must not be reworded without updating ``_resubmitted``.
+AUTO_FINISHED = "The game reached its end and was finished automatically."
+
+# Why a finished game's last hand cannot be undone (the view says it before the organiser asks, too).
+UNDO_FINISHED = gettext_lazy("This game is finished: reopen it first, with a reason, or correct the hand.")
 
 
 def finish(game: Hanchan, played: engine.Replay, *, user: Any, summary: str, reason: str = "") -> None:
@@ -82,6 +92,46 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
         raise as_validation_error(exc, hanchan=hanchan) from None
 
 
+def _canonical(hand: engine.Hand) -> engine.Hand:
+    """``hand`` with its seat lists sorted: the same hand whatever order the boxes were ticked in."""
+    return dataclasses.replace(
+        hand,
+        riichi=tuple(sorted(hand.riichi)),
+        tenpai=tuple(sorted(hand.tenpai)),
+        nagashi=tuple(sorted(hand.nagashi)),
+    )
+
+
+def _resubmitted(game: Hanchan, hand: engine.Hand, expected_version: int) -> Hand | None:
+    """The stored hand, if ``hand`` at ``expected_version`` is a resubmission of the game's last change.
+
+    A double tap on "Save hand" (or a browser resending the form) posts the same hand at the same
+    version twice; the second waits for the first and finds the version moved on. It is the same
+    request only if exactly one change happened since (version + 1), that change recorded the last
+    hand (possibly finishing the game with it: ``record_hand`` bumps the version once either way) and
+    that hand is the one submitted. Anything else — an undo, a correction, another hand — is a real
+    conflict.
+    """
+    if game.version != expected_version + 1:
+        return None
+    last = game.hands.order_by("-number").prefetch_related("wins").first()
+    if last is None:
+        return None
+    stored = _engine_hand(last, sorted(last.wins.all(), key=lambda win: win.pk))  # in the order entered
+    if _canonical(stored) != _canonical(hand):
+        return None
+    entries = list(game.history.order_by("-pk").values_list("action", "summary")[:2])
+    if entries and entries[0] == ("game finished", AUTO_FINISHED):
+        entries = entries[1:]
+    if (
+        not entries
+        or entries[0][0] != "hand recorded"
+        or not entries[0][1].startswith(f"Hand {last.number} ")
+    ):
+        return None
+    return last
+
+
 @transaction.atomic
 def record_hand(
     *,
@@ -91,8 +141,21 @@ def record_hand(
     expected_version: int | None = None,
     tiles: list[Any] | None = None,
 ) -> Hand:
-    """Append a hand. A game the engine sees as over after it is finished automatically."""
-    game = lock_game(hanchan, expected_version)
+    """Append a hand. A game the engine sees as over after it is finished automatically.
+
+    The returned row's ``already_saved`` says whether this call saved it (False) or found the very same
+    hand already recorded at ``expected_version`` + 1 — a resubmitted form, answered as saved rather
+    than as a conflict or a second hand (True; nothing is written then).
+    """
+    game = lock_game(hanchan, None)
+    if expected_version is not None and game.version != expected_version:
+        existing = _resubmitted(game, hand, expected_version)
+        if existing is None:
+            raise GameChanged(game.pk, game.version, expected_version)
+        existing.already_saved = True  # type: ignore[attr-defined]
+        hanchan.version = game.version
+        hanchan.status = game.status
+        return existing
     _check_open(game)
     if game.status == Hanchan.Status.FINISHED:
         raise ValidationError("This game is finished: reopen it to add hands, or correct a hand instead.")
@@ -110,30 +173,34 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        finish(game, played, user=user, summary="The game reached its end and was finished automatically.")
+        finish(game, played, user=user, summary=AUTO_FINISHED)
     else:
         bump(game)
     hanchan.version = game.version
     hanchan.status = game.status
+    row.already_saved = False  # type: ignore[attr-defined]
     return row
 
 
 @transaction.atomic
-def undo_last_hand(
-    *, hanchan: Hanchan, user: Any, expected_version: int | None = None, reason: str = ""
-) -> None:
-    """Remove the last hand (a finished game is reopened: its end came from that hand)."""
+def undo_last_hand(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int | None = None) -> None:
+    """Remove the last hand of a game in progress, saying why (the history keeps the reason).
+
+    A finished game is refused: undoing would silently take it out of the standings. Reopening it is
+    a decision of its own, with its own reason; a wrong hand can also be corrected in place.
+    """
     game = lock_game(hanchan, expected_version)
     _check_open(game)
+    if game.status == Hanchan.Status.FINISHED:
+        raise ValidationError(str(UNDO_FINISHED))
+    if not reason.strip():
+        raise ValidationError({"reason": gettext("Say why the last hand is undone: the history keeps it.")})
     last = game.hands.order_by("-number").prefetch_related("wins").first()
     if last is None:
-        raise ValidationError("There is no hand to undo.")
+        raise ValidationError(gettext("There is no hand to undo."))
     before = engine.hand_to_dict(_engine_hand(last, last.wins.all()))
     last.delete()
-    fields: dict[str, Any] = {}
-    if game.status == Hanchan.Status.FINISHED:
-        fields = {"status": Hanchan.Status.IN_PROGRESS, "finished_at": None}
-    bump(game, **fields)
+    bump(game)
     refresh(game)
     history.log(
         event=game.event,

@@ -61,8 +61,54 @@ def test_illegal_hand_is_rejected_with_the_rule_and_nothing_saved(game, organise
 def test_stale_version_is_refused_and_nothing_saved(game, organiser):
     services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
     with pytest.raises(services.GameChanged):
+        services.record_hand(hanchan=game, hand=Hand.draw((1,)), user=organiser, expected_version=0)
+    assert HandRow.objects.filter(hanchan=game).count() == 1
+
+
+def test_resubmitted_hand_is_already_saved_not_a_conflict(game, organiser):
+    """A double tap posts the same hand at the same version twice: the second finds it saved."""
+    hand = Hand.ron(2, Win(0, 3, 40), riichi=(2, 0))
+    first = services.record_hand(hanchan=game, hand=hand, user=organiser, expected_version=0)
+    assert first.already_saved is False
+    stale = Hanchan.objects.get(pk=game.pk)
+    stale.version = 0  # the second request loaded the game before the first one saved
+    again = services.record_hand(
+        hanchan=stale, hand=Hand.ron(2, Win(0, 3, 40), riichi=(0, 2)), user=organiser, expected_version=0
+    )
+    assert again.already_saved is True and again.pk == first.pk
+    assert stale.version == 1
+    assert HandRow.objects.filter(hanchan=game).count() == 1
+    assert HistoryEntry.objects.filter(hanchan=game, action="hand recorded").count() == 1
+    assert Hanchan.objects.get(pk=game.pk).version == 1
+    # A different hand at that stale version is still a conflict.
+    with pytest.raises(services.GameChanged):
         services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
     assert HandRow.objects.filter(hanchan=game).count() == 1
+
+
+def test_resubmitted_last_hand_of_a_game_is_already_saved(game, organiser):
+    """The hand that ended the game finished it too (one version step): resent, it is still saved once."""
+    for version in range(8):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version)
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED and game.version == 8
+    again = services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7)
+    assert again.already_saved is True and again.number == 8
+    assert HandRow.objects.filter(hanchan=game).count() == 8
+
+
+def test_same_hand_after_another_change_is_a_conflict(game, organiser):
+    """The version moved on by an undo, not by this hand: the same hand again is not a resubmission."""
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=1)
+    services.undo_last_hand(hanchan=game, user=organiser, reason="entered twice", expected_version=2)
+    with pytest.raises(services.GameChanged):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=2)
+    # Two steps behind is a conflict too, even though the last hand is the same.
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=3)
+    with pytest.raises(services.GameChanged):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=2)
+    assert HandRow.objects.filter(hanchan=game).count() == 2
 
 
 def test_correct_hand_replays_later_hands(game, organiser):
@@ -114,10 +160,40 @@ def test_game_finishes_automatically_and_results_are_cached(game, organiser):
         services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
 
 
-def test_undo_reopens_and_removes_results(game, organiser):
+def test_undo_removes_the_last_hand_with_a_reason(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)
+    services.record_hand(hanchan=game, hand=Hand.draw((1,)), user=organiser)
+    services.undo_last_hand(hanchan=game, user=organiser, reason="entered the draw twice")
+    assert list(HandRow.objects.filter(hanchan=game).values_list("number", flat=True)) == [1]
+    entry = HistoryEntry.objects.get(hanchan=game, action="hand undone")
+    assert entry.reason == "entered the draw twice" and entry.before == {"result": "draw", "tenpai": [1]}
+    assert game.version == 3
+
+
+def test_undo_needs_a_reason(game, organiser):
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
+    with pytest.raises(ValidationError) as caught:
+        services.undo_last_hand(hanchan=game, user=organiser, reason="  ")
+    assert "Say why the last hand is undone" in caught.value.message_dict["reason"][0]
+    assert HandRow.objects.filter(hanchan=game).count() == 1
+    assert not HistoryEntry.objects.filter(action="hand undone").exists()
+
+
+def test_undo_is_refused_on_a_finished_game(game, organiser):
+    """Undoing would take a finished game out of the standings without anyone deciding so."""
     for _ in range(8):
         services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser)
-    services.undo_last_hand(hanchan=game, user=organiser)
+    game.refresh_from_db()
+    version = game.version
+    with pytest.raises(ValidationError, match="This game is finished: reopen it first"):
+        services.undo_last_hand(hanchan=game, user=organiser, reason="wrong hand")
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED and game.version == version
+    assert SeatResult.objects.filter(hanchan=game).count() == 4
+    assert HandRow.objects.filter(hanchan=game).count() == 8
+    # Reopened (a decision with its own reason), the hand can go.
+    services.reopen_game(hanchan=game, user=organiser, reason="last hand was wrong")
+    services.undo_last_hand(hanchan=game, user=organiser, reason="wrong hand")
     game.refresh_from_db()
     assert game.status == Hanchan.Status.IN_PROGRESS
     assert not SeatResult.objects.filter(hanchan=game).exists()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from league.models import Hanchan
@@ -80,10 +83,37 @@ def test_preview_reports_rule_errors(client_in, game):
 
 def test_stale_version_answers_409_with_current_state(client_in, game):
     assert post_hand(client_in, game, result="draw", version=0).status_code == 302
-    response = post_hand(client_in, game, result="draw", version=0)
+    response = post_hand(client_in, game, result="draw", tenpai=[1], version=0)
     assert response.status_code == 409
     assert "The game changed" in response.content.decode()
     assert HandRow.objects.filter(hanchan=game).count() == 1
+
+
+def test_resubmitted_hand_is_already_saved(client_in, game):
+    """A double tap on "Save hand" posts the form twice: one hand, and the second tap says so."""
+    data = {"result": "ron", "winner": 0, "loser": 2, "han": 3, "fu": 40, "version": 0}
+    first = post_hand(client_in, game, **data)
+    assert first.status_code == 302
+    assert [str(m) for m in get_messages(first.wsgi_request)] == ["Hand 1 saved."]
+    again = post_hand(client_in, game, **data)
+    assert again.status_code == 302
+    said = list(get_messages(again.wsgi_request))[-1]  # the first tap's message was not shown yet
+    assert (str(said), said.level_tag) == ("This hand was already saved (hand 1).", "info")
+    assert HandRow.objects.filter(hanchan=game).count() == 1
+    assert Hanchan.objects.get(pk=game.pk).version == 1
+
+
+def test_hand_entry_pages_send_the_form_once(client_in, game):
+    """The save buttons are disabled while the form is on its way (static/js/submit-once.js)."""
+    post_hand(client_in, game, result="draw")
+    for url in (
+        reverse("scoring_manage:game", args=[game.pk]),
+        reverse("scoring_manage:hand_correct", args=[game.pk, 1]),
+        reverse("scoring_manage:undo", args=[game.pk]),
+    ):
+        page = client_in.get(url).content.decode()
+        assert "js/submit-once.js" in page, url
+        assert "data-submit-once" in page, url
 
 
 def test_double_ron_and_chombo_and_correction(client_in, game):
@@ -119,6 +149,109 @@ def test_correction_needs_a_reason(client_in, game):
     )
     assert response.status_code == 422
     assert "Say why" in response.content.decode()
+
+
+class _Controls(HTMLParser):
+    """The form controls inside the element that posts the htmx preview (the hand form)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # > 0 inside the form with hx-post
+        self.controls: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "form" and "hx-post" in attributes:
+            self.depth = 1
+        elif self.depth and tag in ("input", "select", "textarea"):
+            self.controls.append({"tag": tag, **attributes})
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.depth = 0
+
+
+def unfilled_required(html: str) -> list[str]:
+    """Names of the required controls of the htmx form left empty: htmx validates a form before it
+    posts it, so any such control stops the live preview until it is filled in."""
+    parser = _Controls()
+    parser.feed(html)
+    filled = {
+        c["name"]
+        for c in parser.controls
+        if (c.get("type") in ("radio", "checkbox") and "checked" in c)
+        or (c.get("type") not in ("radio", "checkbox") and c["tag"] != "select" and c.get("value"))
+    }
+    return sorted({str(c["name"]) for c in parser.controls if "required" in c and c["name"] not in filled})
+
+
+def test_correction_preview_does_not_wait_for_the_reason(client_in, game):
+    """The correction page previews as the entry page does: only saving needs the reason."""
+    post_hand(client_in, game, result="ron", winner=0, loser=2, han=3, fu=40)
+    entry = client_in.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    correction = client_in.get(reverse("scoring_manage:hand_correct", args=[game.pk, 1])).content.decode()
+    assert 'name="correction_reason"' in correction
+    assert unfilled_required(entry) == []
+    assert unfilled_required(correction) == []
+    # And the preview itself answers without a reason.
+    url = reverse("scoring_manage:preview", args=[game.pk]) + "?number=1"
+    text = client_in.post(
+        url, {"number": 1, "result": "ron", "winner": 1, "loser": 2, "han": 1, "fu": 30}
+    ).content.decode()
+    assert "+1000" in text
+    # Saving still needs it.
+    response = client_in.post(
+        reverse("scoring_manage:hand_correct", args=[game.pk, 1]),
+        {"result": "ron", "winner": 1, "loser": 2, "han": 1, "fu": 30, "version": 1},
+    )
+    assert response.status_code == 422 and "Say why" in response.content.decode()
+    assert HandRow.objects.get(hanchan=game, number=1).deltas == [7700, 0, -7700, 0]
+
+
+def test_undo_asks_for_confirmation_and_a_reason(client_in, game):
+    post_hand(client_in, game, result="ron", winner=0, loser=2, han=3, fu=40)
+    post_hand(client_in, game, result="draw", tenpai=[1])
+    game_page = client_in.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    assert 'id="undo" href="{}"'.format(reverse("scoring_manage:undo", args=[game.pk])) in game_page
+    url = reverse("scoring_manage:undo", args=[game.pk])
+    page = client_in.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Undo hand 2" in text and 'name="reason"' in text
+    assert HandRow.objects.filter(hanchan=game).count() == 2  # asking removes nothing
+    # No reason: the page again, with the error on the field, and nothing removed.
+    refused = client_in.post(url, {"version": 2, "reason": "  "})
+    assert refused.status_code == 422
+    assert "Say why the last hand is undone" in str(refused.context["form"].errors["reason"])
+    assert HandRow.objects.filter(hanchan=game).count() == 2
+    done = client_in.post(url, {"version": 2, "reason": "Bob was not tenpai"})
+    assert done.status_code == 302
+    assert list(HandRow.objects.filter(hanchan=game).values_list("number", flat=True)) == [1]
+    entry = HistoryEntry.objects.get(hanchan=game, action="hand undone")
+    assert entry.reason == "Bob was not tenpai"
+
+
+def test_undo_is_refused_on_a_finished_game(client_in, game):
+    for _ in range(8):
+        post_hand(client_in, game, result="draw")
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED
+    message = "This game is finished: reopen it first, with a reason, or correct the hand."
+    page = client_in.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    assert message in page
+    assert 'id="undo" disabled' in page
+    assert 'href="{}"'.format(reverse("scoring_manage:undo", args=[game.pk])) not in page
+    url = reverse("scoring_manage:undo", args=[game.pk])
+    asked = client_in.get(url)
+    assert asked.status_code == 302
+    assert [str(m) for m in get_messages(asked.wsgi_request)] == [message]
+    refused = client_in.post(url, {"version": game.version, "reason": "wrong hand"})
+    assert refused.status_code == 302
+    assert message in [str(m) for m in get_messages(refused.wsgi_request)]
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED
+    assert HandRow.objects.filter(hanchan=game).count() == 8
+    assert SeatResult.objects.filter(hanchan=game).count() == 4
 
 
 def test_finish_early_then_results(client_in, game):
