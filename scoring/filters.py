@@ -1,6 +1,7 @@
-"""The standings filters (django-filter): a date range on when games finished and the games needed to be
-ranked. The page, its CSV download and ``manage.py standings`` all read their options through
-:class:`StandingsFilter`, so the same input is accepted, refused or defaulted the same way everywhere."""
+"""The standings filters (django-filter): a date range on when games were played (``played_on``) and the
+games needed to be ranked. The page, its CSV download and ``manage.py standings`` all read their options
+through :class:`StandingsFilter`, so the same input is accepted, refused or defaulted the same way
+everywhere."""
 
 from __future__ import annotations
 
@@ -44,14 +45,14 @@ class StandingsFilter(django_filters.FilterSet):
     """
 
     date_from = django_filters.DateFilter(
-        field_name="finished_at",
-        lookup_expr="date__gte",
+        field_name="hanchan__played_on",
+        lookup_expr="gte",
         label="From",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     date_to = django_filters.DateFilter(
-        field_name="finished_at",
-        lookup_expr="date__lte",
+        field_name="hanchan__played_on",
+        lookup_expr="lte",
         label="To",
         widget=forms.DateInput(attrs={"type": "date"}),
     )

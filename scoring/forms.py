@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
+from league.collation import order_by_name
 from league.models import Hanchan, Player
 
 from . import engine
 from .describe import ABORT_WORDS
 from .engine.tiles import TileHand, score_tiles
+from .services.hanchan import default_played_on
 
 WINDS = engine.WINDS
 HAN_CHOICES = [("", "han")] + [(str(h), f"{h} han") for h in range(1, 14)]
@@ -298,11 +300,21 @@ class StartGameForm(forms.Form):
     entry_mode = forms.ChoiceField(choices=Hanchan.EntryMode.choices, initial=Hanchan.EntryMode.HANDS)
     round_number = forms.IntegerField(required=False, min_value=1, max_value=99)
     table_number = forms.IntegerField(required=False, min_value=1, max_value=999)
+    played_on = forms.DateField(
+        label=gettext_lazy("Played on"),
+        help_text=gettext_lazy("The game lists and the standings' date filters go by this date."),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
 
-    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: Any, event: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        players = order_by_name(players)  # "Léa" before "Lukas", whatever the database's collation
         for name in ("east", "south", "west", "north"):
             self.fields[name].queryset = players
+        # Today; for a tournament today within the event's dates (the round's date: no Round model).
+        self.fields["played_on"].initial = default_played_on(event) if event is not None else None
+        if event is None:
+            self.fields["played_on"].required = False  # the service then dates the game
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -334,6 +346,12 @@ class FinalScoresForm(forms.Form):
     chombo_2 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     chombo_3 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     reason = forms.CharField(required=False, max_length=300, label="Reason (for a correction)")
+    played_on = forms.DateField(
+        required=False,
+        label=gettext_lazy("Played on"),
+        help_text=gettext_lazy("Leave it to keep the game's date."),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
 
     def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -378,8 +396,47 @@ class PenaltyForm(forms.Form):
     kind = forms.ChoiceField(choices=[("chombo", "Chombo"), ("other", "Other")])
     reason = forms.CharField(max_length=200)
     hanchan = forms.ModelChoiceField(queryset=Hanchan.objects.none(), required=False, label="Game (optional)")
+    round_number = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label=gettext_lazy("Round"),
+        help_text=gettext_lazy(
+            "The round it was given in: the standings after an earlier round leave it out. "
+            "A penalty given with a game belongs to that game's round."
+        ),
+    )
 
-    def __init__(self, *args: Any, players: Any, games: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: Any,
+        games: Any,
+        rounds: list[int] | None = None,
+        current_round: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``rounds`` are the tournament's rounds (none for a league: the field is then left out) and
+        ``current_round`` the default, the round being played."""
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players
+        self.fields["player"].queryset = order_by_name(players)
         self.fields["hanchan"].queryset = games
+        if not rounds:
+            del self.fields["round_number"]  # a league has no rounds
+            return
+        field = self.fields["round_number"]
+        field.choices = [("", gettext("— (no round)"))] + [
+            (str(n), gettext("Round %(number)d") % {"number": n}) for n in rounds
+        ]
+        field.initial = current_round
+
+
+class PlayedOnForm(forms.Form):
+    """When a game was played: the organiser corrects the date on the game page."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    played_on = forms.DateField(
+        label=gettext_lazy("Played on"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    reason = forms.CharField(required=False, max_length=300, label=gettext_lazy("Reason (optional)"))

@@ -15,8 +15,13 @@ never entered here.
 Besides the documented fields, records may carry the extra fields ``export_games`` writes (the format
 allows added fields, never renamed ones): ``final_scores`` and ``final_sticks`` (a game entered as final
 scores, with ``"hands": []``), ``on_behalf_of`` (per seat, the registered player a substitute replaced, or
-null), ``round_number``, ``table_number``, ``finished_at`` (ISO 8601) and, per penalty, ``kind``
-(``chombo`` or ``other``).
+null), ``round_number``, ``table_number``, ``finished_at`` (ISO 8601), ``played_on`` (an ISO date:
+when the game was played) and, per penalty, ``kind`` (``chombo`` or ``other``).
+
+The game's ``played_on`` is the record's ``played_on`` when it has one, else the date of its
+``finished_at`` in the site's time zone (a record written elsewhere says when the game ended, which is
+the day it was played), else the date a game started now would get (today; for a tournament, today
+within the event's dates).
 """
 
 from __future__ import annotations
@@ -24,18 +29,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 from scoring.models import Hand, Penalty, Win
 from scoring.records import hand_row, win_rows
 from scoring.services import history
+from scoring.services.hanchan import default_played_on
 from scoring.services.sync import refresh
 
 SEAT_NAMES = engine.WINDS
@@ -61,6 +67,7 @@ class ParsedGame:
     round_number: int | None = None
     table_number: int | None = None
     finished_at: datetime | None = None
+    played_on: date | None = None
 
 
 # -- players -----------------------------------------------------------------------------------------
@@ -165,6 +172,21 @@ def _finished_at(data: dict[str, Any]) -> datetime | None:
     return parsed
 
 
+def _played_on(data: dict[str, Any], finished_at: datetime | None) -> date | None:
+    """The record's ``played_on`` (an ISO date), else the date of its ``finished_at``; None without
+    either (the event's default date then applies)."""
+    value = data.get("played_on")
+    if value is None:
+        return timezone.localdate(finished_at) if finished_at is not None else None
+    try:
+        parsed = parse_date(value) if isinstance(value, str) else None
+    except ValueError:  # well formed but not a day of the calendar: 2025-02-30
+        parsed = None
+    if parsed is None:
+        raise ImportFailed(f"played_on: must be an ISO 8601 date (YYYY-MM-DD), not {value!r}")
+    return parsed
+
+
 def _penalty_kinds(data: dict[str, Any]) -> list[str]:
     kinds = []
     for number, raw in enumerate(data.get("penalties") or [], start=1):
@@ -188,6 +210,7 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
                 "players: the record names no players; importing needs the four player names in seat order"
             )
         final_scores, final_sticks = _final_scores(data, record)
+        finished_at = _finished_at(data)
         if final_scores is None and not record.hands:
             raise ImportFailed("hands: the record has no hands (and no final_scores): nothing to import")
         players = [book.find(name) for name in record.players]
@@ -220,7 +243,8 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             penalty_kinds=_penalty_kinds(data),
             round_number=_optional_int(data, "round_number", minimum=1),
             table_number=_optional_int(data, "table_number", minimum=1),
-            finished_at=_finished_at(data),
+            finished_at=finished_at,
+            played_on=_played_on(data, finished_at),
         )
     except engine.EngineError as exc:
         raise ImportFailed(f"{label}: {exc}") from None
@@ -281,6 +305,7 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
         entered_by=user,
         created_at=game.finished_at or now,
         finished_at=game.finished_at or now,
+        played_on=game.played_on or default_played_on(event),
         final_sticks=game.final_sticks,
     )
     hanchan.event = event  # share the instance: its ruleset is parsed once
@@ -313,6 +338,8 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
                 reason=(p.reason or "imported penalty")[:200],
                 given_by=user,
                 created_at=hanchan.finished_at,
+                # A penalty of a tournament table belongs to its round (standings after a round).
+                round_number=hanchan.round_number if event.kind == Event.Kind.TOURNAMENT else None,
             )
             for p, kind in zip(record.penalties, game.penalty_kinds, strict=True)
         ]

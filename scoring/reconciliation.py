@@ -22,6 +22,10 @@ come from the facts (scores, hands, penalty rows) and the engine, a tampered or 
 caught. Anything that does not add up is flagged; nothing here blocks the download — the organiser
 decides.
 
+A seated table (a game with a round number) without a finished game is a *missing result*: the report
+would be sent with a round half played. The panel lists, per round, how many of its tables have no result
+and then never says the report "adds up" — the totals may well balance, but over an incomplete event.
+
 Cost: a dozen queries for the page, plus two per game entered hand by hand (its hands and wins, to
 replay it); games entered on paper add none.
 """
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 
 from league.models import Event, Hanchan, Seat
 from scoring import engine
@@ -137,6 +142,40 @@ class Unfinished:
     players: list[str]
 
 
+@dataclass(frozen=True)
+class MissingResults:
+    """A round with seated tables (void ones left out) of which ``missing`` have no finished game."""
+
+    round_number: int
+    tables: int
+    missing: int
+
+    @property
+    def text(self) -> str:
+        """"round 4: 12 of 16 tables have no result" (the verb agrees with the missing tables)."""
+        of_tables = ngettext(
+            "%(missing)d of %(tables)d table", "%(missing)d of %(tables)d tables", self.tables
+        ) % {"missing": self.missing, "tables": self.tables}
+        return ngettext(
+            "round %(round)d: %(of_tables)s has no result",
+            "round %(round)d: %(of_tables)s have no result",
+            self.missing,
+        ) % {"round": self.round_number, "of_tables": of_tables}
+
+
+def missing_results(games: list[Hanchan]) -> list[MissingResults]:
+    """Per round, the seated tables without a finished game (``games``: the event's non-void games)."""
+    tables: dict[int, int] = defaultdict(int)
+    missing: dict[int, int] = defaultdict(int)
+    for game in games:
+        if game.round_number is None or game.status == Hanchan.Status.VOID:
+            continue
+        tables[game.round_number] += 1
+        if game.status != Hanchan.Status.FINISHED:
+            missing[game.round_number] += 1
+    return [MissingResults(n, tables[n], missing[n]) for n in sorted(missing)]
+
+
 @dataclass
 class Reconciliation:
     """The panel: totals, per-table checks, chombos and penalties, and warnings."""
@@ -150,6 +189,8 @@ class Reconciliation:
     penalties: list[PenaltyLine]
     unfinished: list[Unfinished]
     substitute_fixed: bool
+    missing_results: list[MissingResults] = field(default_factory=list)
+    """Rounds with seated tables that have no result yet: the report is incomplete."""
 
     @cached_property
     def chombo_total(self) -> int:
@@ -200,9 +241,29 @@ class Reconciliation:
         return self.difference == 0
 
     @property
+    def complete(self) -> bool:
+        """Every seated table of every round has a result."""
+        return not self.missing_results
+
+    @property
+    def missing_text(self) -> str:
+        """The missing results in one sentence, for the download warning."""
+        return "; ".join(m.text for m in self.missing_results)
+
+    @property
+    def verdict(self) -> str:
+        """What the panel's heading says: never "adds up" while seated tables have no result."""
+        if not self.totals_ok or self.flagged_tables:
+            return gettext("does not add up")
+        if not self.complete:
+            return gettext("incomplete: results missing")
+        return gettext("adds up")
+
+    @property
     def ok(self) -> bool:
-        """Everything adds up (unfinished games are warnings, not errors)."""
-        return self.totals_ok and not self.flagged_tables
+        """Everything adds up and every seated table has its result (a game without a round that is
+        not finished is a warning only: it is in no round of the report)."""
+        return self.totals_ok and not self.flagged_tables and self.complete
 
 
 def _seat_names(seats: list[Seat]) -> list[str]:
@@ -342,4 +403,5 @@ def reconcile(event: Event, *, export: EmaResultsExport | None = None) -> Reconc
         penalties=chombo_lines + lines,
         unfinished=unfinished,
         substitute_fixed=event.substitute_credit == Event.SubstituteCredit.FIXED,
+        missing_results=missing_results(games),
     )

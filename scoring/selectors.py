@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from league.models import Hanchan
+from league.models import Event, Hanchan
 from league.permissions import managed_events, visible_events
 
 from . import engine
@@ -106,3 +106,52 @@ def game_history(hanchan: Hanchan) -> QuerySet[HistoryEntry]:
 
 def event_penalties(event: Any) -> QuerySet[Penalty]:
     return Penalty.objects.filter(event=event).select_related("player", "hanchan", "given_by", "cancelled_by")
+
+
+def tournament_rounds(event: Event) -> list[int]:
+    """The round numbers of a tournament's seated tables, in order (void tables left out): the rounds a
+    penalty can belong to. One query; empty for a league."""
+    if event.kind != Event.Kind.TOURNAMENT:
+        return []
+    return sorted(
+        set(
+            Hanchan.objects.filter(event=event, round_number__isnull=False)
+            .exclude(status=Hanchan.Status.VOID)
+            .values_list("round_number", flat=True)
+            .order_by()
+        )
+    )
+
+
+def current_round(event: Event) -> int | None:
+    """The round being played: the penalty form's default round. Two queries; None without rounds.
+
+    The latest round with a seated table that is not finished while play in that round has begun (a
+    result, a hand or a score entered at one of its tables); else the first round whose tables are
+    seated but not all finished (rounds are seated ahead of play); else — every result in — the last
+    round. Taking the *latest* round in play means a forgotten table of an early round does not drag the
+    default back to that round.
+    """
+    tables = Hanchan.objects.filter(event=event, round_number__isnull=False).exclude(
+        status=Hanchan.Status.VOID
+    )
+    open_rounds: set[int] = set()
+    rounds: set[int] = set()
+    for number, status in tables.values_list("round_number", "status").order_by():
+        rounds.add(number)
+        if status != Hanchan.Status.FINISHED:
+            open_rounds.add(number)
+    if not rounds:
+        return None
+    if not open_rounds:
+        return max(rounds)
+    started = set(
+        tables.filter(
+            Q(hands__isnull=False) | Q(seats__final_score__isnull=False) | Q(status=Hanchan.Status.FINISHED)
+        )
+        .values_list("round_number", flat=True)
+        .order_by()
+        .distinct()
+    )
+    playing = open_rounds & started
+    return max(playing) if playing else min(open_rounds)

@@ -12,9 +12,12 @@ Decisions worth knowing (they are the house rules, not accidents):
   row were ever left behind.
 - A penalty linked to a game is already inside that game's ``SeatResult.penalties`` (and its chombo in
   ``SeatResult.chombos``); only penalties without a game (``hanchan`` NULL, not cancelled) are added here.
-- The date range filters games by ``finished_at`` and event-level penalties by ``created_at``, both by
-  their date in the site's time zone, inclusive: the standings "between two dates" are what happened
-  between them, so a penalty given after the end date is not in them.
+- The date range filters games by ``Hanchan.played_on`` (when the game was played — a game entered or
+  finished days later still counts on the day it was played) and event-level penalties by their
+  ``created_at`` date in the site's time zone, inclusive: the standings "between two dates" are what
+  happened between them, so a penalty given after the end date is not in them.
+- "After round N" (``up_to_round``, tournaments) counts the games of rounds 1..N and leaves out every
+  penalty of a later round (``Penalty.round_number``); an event-level penalty without a round counts.
 - A player with no game in the period is never ranked, even when the event needs 0 games: a rank
   says how someone played, and ranking a player who has not played at 0 points would put them above
   everyone with a negative total. They are listed under "not yet ranked" with 0 games.
@@ -32,6 +35,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
+from league.collation import name_sort_key
 from league.models import Event, Hanchan, Registration
 
 from .models import Penalty, SeatResult
@@ -64,9 +68,9 @@ class StandingRow:
     rank: int | None = None
 
     @property
-    def sort_name(self) -> str:
-        """The name as sorted on the page (case does not matter)."""
-        return self.name.casefold()
+    def sort_name(self) -> tuple[str, str]:
+        """The name as sorted on the page (case and accents do not matter: "Léa" before "Lukas")."""
+        return name_sort_key(self.name)
 
     @property
     def placement(self) -> Fraction | None:
@@ -96,12 +100,20 @@ def finished_results(event: Event) -> QuerySet[SeatResult]:
 def in_period(
     queryset: QuerySet[Any], field: str, date_from: date | None, date_to: date | None
 ) -> QuerySet[Any]:
-    """Rows whose ``field`` falls between the two dates (inclusive, by date in the site's time zone)."""
+    """Rows whose ``field`` falls between the two dates (inclusive). ``field`` is a date, or a date and
+    time compared by its date in the site's time zone (``created_at__date``)."""
     if date_from is not None:
-        queryset = queryset.filter(**{f"{field}__date__gte": date_from})
+        queryset = queryset.filter(**{f"{field}__gte": date_from})
     if date_to is not None:
-        queryset = queryset.filter(**{f"{field}__date__lte": date_to})
+        queryset = queryset.filter(**{f"{field}__lte": date_to})
     return queryset
+
+
+def penalties_up_to_round(queryset: QuerySet[Penalty], up_to_round: int | None) -> QuerySet[Penalty]:
+    """Leave out the penalties given in a round after ``up_to_round`` (those without a round stay)."""
+    if up_to_round is None:
+        return queryset
+    return queryset.filter(Q(round_number__isnull=True) | Q(round_number__lte=up_to_round))
 
 
 def _sort_key(row: StandingRow, tie_break: list[str]) -> tuple[Any, ...]:
@@ -136,7 +148,8 @@ def standings(
     """The standings: ranked players first (by rank), then those not yet ranked, in tie-break order.
 
     ``min_games`` defaults to the event's setting; ``up_to_round`` gives a tournament's standings after
-    that round (event-level penalties always count). Three queries, whatever the number of players or games.
+    that round (event-level penalties of later rounds left out). Three queries, whatever the number of
+    players or games.
     """
     needed = event.min_games if min_games is None else min_games
     rows: dict[int, StandingRow] = {}
@@ -145,7 +158,7 @@ def standings(
     if up_to_round is not None:
         finished = finished.filter(hanchan__round_number__lte=up_to_round)
     results = (
-        in_period(finished, "finished_at", date_from, date_to)
+        in_period(finished, "hanchan__played_on", date_from, date_to)
         .values("player_id", "player__display_name")
         .annotate(
             games=Count("pk"),
@@ -181,8 +194,10 @@ def standings(
 
     event_penalties = (
         in_period(
-            Penalty.objects.filter(event=event, hanchan__isnull=True, cancelled=False),
-            "created_at",
+            penalties_up_to_round(
+                Penalty.objects.filter(event=event, hanchan__isnull=True, cancelled=False), up_to_round
+            ),
+            "created_at__date",
             date_from,
             date_to,
         )
@@ -212,7 +227,7 @@ def standings(
 
 def rank_rows(rows: list[StandingRow], tie_break: list[str], min_games: int) -> list[StandingRow]:
     """Sort by the tie-breaks (then by name), mark who is ranked and give shared ranks to exact ties."""
-    rows.sort(key=lambda r: (_sort_key(r, tie_break), r.name.casefold(), r.player_id))
+    rows.sort(key=lambda r: (_sort_key(r, tie_break), name_sort_key(r.name), r.player_id))
     ranked = [r for r in rows if r.games > 0 and r.games >= min_games]
     previous: tuple[Any, ...] | None = None
     for index, row in enumerate(ranked, start=1):
@@ -224,11 +239,11 @@ def rank_rows(rows: list[StandingRow], tie_break: list[str], min_games: int) -> 
 
 
 def latest_games(event: Event, limit: int = 10) -> list[Hanchan]:
-    """The event's most recently finished games with their seat results (best place first) and players:
-    two queries, for the links from the event page to its games."""
+    """The event's most recently played finished games (by ``played_on``, then when they finished) with
+    their seat results (best place first) and players: two queries, for the links from the event page."""
     results = SeatResult.objects.select_related("player").order_by("place", "seat")
     return list(
         Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED)
-        .order_by("-finished_at", "-pk")
+        .order_by("-played_on", "-finished_at", "-pk")
         .prefetch_related(Prefetch("results", queryset=results, to_attr="seat_results"))[:limit]
     )

@@ -12,7 +12,7 @@ and uses it as a subquery, so the number of queries never depends on the number 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from django.db.models import Avg, Count, F, Q, QuerySet, Sum
 from django.http import Http404
@@ -44,6 +44,8 @@ class GameResult:
     score: int
     result: int
     cumulative: int
+    played_on: date | None = None
+    """When the game was played: the player's game list shows it and is in that order."""
 
 
 @dataclass(frozen=True)
@@ -154,10 +156,11 @@ def _results(player: Player, events: QuerySet[Event]) -> QuerySet[SeatResult]:
 
 
 def game_results(player: Player, events: QuerySet[Event]) -> list[GameResult]:
-    """Every finished game of the player, oldest first, with the running total of results (one query)."""
+    """Every finished game of the player, oldest played first (``played_on``, then when it finished), with
+    the running total of results (one query)."""
     rows = (
         _results(player, events)
-        .order_by("finished_at", "hanchan_id")
+        .order_by("hanchan__played_on", "finished_at", "hanchan_id")
         .values_list(
             "hanchan_id",
             "finished_at",
@@ -167,12 +170,15 @@ def game_results(player: Player, events: QuerySet[Event]) -> list[GameResult]:
             "place",
             "score",
             "result",
+            "hanchan__played_on",
         )
     )
     games, total = [], 0
-    for hanchan_id, finished_at, name, slug, mode, place, score, result in rows:
+    for hanchan_id, finished_at, name, slug, mode, place, score, result, played_on in rows:
         total += result
-        games.append(GameResult(hanchan_id, finished_at, name, slug, mode, place, score, result, total))
+        games.append(
+            GameResult(hanchan_id, finished_at, name, slug, mode, place, score, result, total, played_on)
+        )
     return games
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
@@ -21,6 +23,27 @@ from .sync import refresh, refresh_results, replay_stored
 SEAT_NAMES = engine.WINDS
 
 
+def default_played_on(event: Event, today: date | None = None) -> date:
+    """The date a new game of ``event`` is played on unless the organiser says otherwise: today — and
+    for a tournament the round's date, which (there is no Round model) is today clamped into the event's
+    dates, so that tables seated before the event are dated on its first day and a late entry after it
+    on its last day."""
+    day = today or timezone.localdate()
+    if event.kind == Event.Kind.TOURNAMENT:
+        if event.start_date is not None and day < event.start_date:
+            day = event.start_date
+        if event.end_date is not None and day > event.end_date:
+            day = event.end_date
+    return day
+
+
+def _check_played_on(played_on: Any) -> date:
+    """A real date (not a datetime, not text): the game lists and the date filters compare dates."""
+    if not isinstance(played_on, date) or isinstance(played_on, datetime):
+        raise ValidationError({"played_on": gettext("Played on: enter a date (YYYY-MM-DD).")})
+    return played_on
+
+
 @transaction.atomic
 def start_game(
     *,
@@ -31,8 +54,11 @@ def start_game(
     round_number: int | None = None,
     table_number: int | None = None,
     on_behalf_of: dict[int, Player] | None = None,
+    played_on: date | None = None,
 ) -> Hanchan:
-    """A new game with four different registered players in seat order (East, South, West, North)."""
+    """A new game with four different registered players in seat order (East, South, West, North).
+
+    ``played_on`` defaults to :func:`default_played_on`: the lists and date filters go by it."""
     if len(players) != 4 or any(p is None for p in players):
         raise ValidationError("A game needs four players, one in each seat.")
     if len({p.pk for p in players}) != 4:
@@ -45,12 +71,14 @@ def start_game(
         raise ValidationError(f"Not registered in {event}: {', '.join(missing)}.")
     if entry_mode not in Hanchan.EntryMode.values:
         raise ValidationError({"entry_mode": "Choose hand by hand or final scores."})
+    played_on = default_played_on(event) if played_on is None else _check_played_on(played_on)
     hanchan = Hanchan.objects.create(
         event=event,
         entry_mode=entry_mode,
         entered_by=history.acting_user(user),
         round_number=round_number,
         table_number=table_number,
+        played_on=played_on,
     )
     behalf = on_behalf_of or {}
     Seat.objects.bulk_create(
@@ -60,8 +88,42 @@ def start_game(
         ]
     )
     names = ", ".join(f"{SEAT_NAMES[i]} {p}" for i, p in enumerate(players))
-    history.log(event=event, hanchan=hanchan, user=user, action="game started", summary=names)
+    summary = f"{names}; played on {played_on.isoformat()}"
+    history.log(event=event, hanchan=hanchan, user=user, action="game started", summary=summary)
     return hanchan
+
+
+@transaction.atomic
+def set_played_on(
+    *,
+    hanchan: Hanchan,
+    played_on: date,
+    user: Any,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Hanchan:
+    """Change the date a game was played on (the game lists and the standings' date filters use it).
+
+    Any game may be redated, finished or not: the date is a fact about the game, not about its scores,
+    so the results stay as they are; the history keeps the old and the new date."""
+    played_on = _check_played_on(played_on)
+    game = lock_game(hanchan, expected_version)
+    before = game.played_on
+    if before == played_on:
+        return game
+    bump(game, played_on=played_on)
+    history.log(
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="date changed",
+        summary=f"played on {played_on.isoformat()} (was {before.isoformat()})",
+        reason=reason,
+        before={"played_on": before.isoformat()},
+        after={"played_on": played_on.isoformat()},
+    )
+    hanchan.refresh_from_db()
+    return game
 
 
 @transaction.atomic
@@ -74,13 +136,18 @@ def record_final_scores(
     expected_version: int | None = None,
     reason: str = "",
     chombos: Sequence[int] | None = None,
+    played_on: date | None = None,
 ) -> Hanchan:
     """Enter (or correct) the four final scores of a game played on paper, and finish it.
+
+    ``played_on`` (optional) redates the game in the same change: the slip says when it was played.
 
     They must sum to 4 × start points minus the riichi sticks left on the table; chombo deductions are
     not taken off the scores: ``chombos`` (per seat) sets how many chombo penalties of the ruleset's
     deduction each seat's player has in this game (extra ones are cancelled, missing ones given).
     """
+    if played_on is not None:
+        played_on = _check_played_on(played_on)
     game = lock_game(hanchan, expected_version)
     if game.entry_mode != Hanchan.EntryMode.FINAL_SCORES:
         raise ValidationError("This game is entered hand by hand: its scores come from its hands.")
@@ -100,25 +167,45 @@ def record_final_scores(
     if chombos is not None:
         _set_chombos(game, seats, chombos, user)
     corrected = game.status == Hanchan.Status.FINISHED
+    dated_before = game.played_on
+    redated = played_on is not None and played_on != dated_before
     bump(
         game,
         final_sticks=sticks,
         status=Hanchan.Status.FINISHED,
         finished_at=game.finished_at or timezone.now(),
+        **({"played_on": played_on} if redated else {}),
     )
     refresh(game)
+    summary = " / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else "")
+    after: dict[str, Any] = {"scores": list(scores), "sticks": sticks}
+    if redated:
+        assert played_on is not None
+        summary += f"; played on {played_on.isoformat()} (was {dated_before.isoformat()})"
+        after["played_on"] = played_on.isoformat()
     history.log(
         event=game.event,
         hanchan=game,
         user=user,
         action="final scores corrected" if corrected else "final scores entered",
-        summary=" / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else ""),
+        summary=summary,
         reason=reason,
-        before={"scores": before} if corrected else None,
-        after={"scores": list(scores), "sticks": sticks},
+        before=_before(corrected, before, dated_before if redated else None),
+        after=after,
     )
     hanchan.refresh_from_db()
     return game
+
+
+def _before(corrected: bool, scores: list[int | None], played_on: date | None) -> dict[str, Any] | None:
+    """The history's "before" of a final-scores entry: the old scores of a correction, the old date of
+    a redated game; None when nothing was there before."""
+    before: dict[str, Any] = {}
+    if corrected:
+        before["scores"] = scores
+    if played_on is not None:
+        before["played_on"] = played_on.isoformat()
+    return before or None
 
 
 def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], user: Any) -> None:

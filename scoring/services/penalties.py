@@ -7,6 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.models import Event, Hanchan, Player, Registration
 from scoring.models import Penalty
@@ -24,13 +25,30 @@ def _refresh_game(hanchan: Hanchan | None) -> None:
 
 
 def give(
-    *, event: Event, player: Player, hanchan: Hanchan | None, points: int, kind: str, reason: str, user: Any
+    *,
+    event: Event,
+    player: Player,
+    hanchan: Hanchan | None,
+    points: int,
+    kind: str,
+    reason: str,
+    user: Any,
+    round_number: int | None = None,
 ) -> Penalty:
-    """Write a penalty row (checked by the caller; no game refresh, no history entry)."""
+    """Write a penalty row (checked by the caller; no game refresh, no history entry).
+
+    A penalty given with a tournament table belongs to that table's round, whatever ``round_number``
+    says: "standings after round N" must leave out exactly the penalties of later rounds. A league has
+    no rounds, so its penalties never get one."""
+    if event.kind != Event.Kind.TOURNAMENT:
+        round_number = None
+    elif hanchan is not None and hanchan.round_number is not None:
+        round_number = hanchan.round_number
     return Penalty.objects.create(
         event=event,
         player=player,
         hanchan=hanchan,
+        round_number=round_number,
         points=points,
         kind=kind,
         reason=reason.strip(),
@@ -57,8 +75,13 @@ def add_penalty(
     user: Any,
     kind: str = Penalty.Kind.OTHER,
     hanchan: Hanchan | None = None,
+    round_number: int | None = None,
 ) -> Penalty:
-    """A penalty after uma. ``points`` are negative; linked to a game, it shows in that game's results."""
+    """A penalty after uma. ``points`` are negative; linked to a game, it shows in that game's results.
+
+    In a tournament a penalty belongs to a round (``round_number``; one given with a table takes that
+    table's round), so that the standings after an earlier round leave it out. Leagues have no rounds.
+    """
     errors: dict[str, str] = {}
     if isinstance(points, bool) or not isinstance(points, int) or points >= 0:
         errors["points"] = "A penalty takes points off: enter a negative number (e.g. -20000)."
@@ -66,6 +89,11 @@ def add_penalty(
         errors["reason"] = "Give the reason for the penalty."
     if kind not in Penalty.Kind.values:
         errors["kind"] = "Choose chombo or other."
+    if round_number is not None:
+        if event.kind != Event.Kind.TOURNAMENT:
+            errors["round_number"] = gettext("Round: only a tournament has rounds; leave it empty.")
+        elif type(round_number) is not int or not 0 < round_number < 1000:  # bool is not a round
+            errors["round_number"] = gettext("Round: a whole number from 1 to 999.")
     if errors:
         raise ValidationError(errors)
     if not Registration.objects.filter(event=event, player=player).exists():
@@ -79,15 +107,23 @@ def add_penalty(
         ):
             raise ValidationError({"player": f"{player} did not play in that game."})
     penalty = give(
-        event=event, player=player, hanchan=hanchan, points=points, kind=kind, reason=reason, user=user
+        event=event,
+        player=player,
+        hanchan=hanchan,
+        points=points,
+        kind=kind,
+        reason=reason,
+        user=user,
+        round_number=round_number,
     )
     _refresh_game(hanchan)
+    where = f", round {penalty.round_number}" if penalty.round_number is not None else ""
     history.log(
         event=event,
         hanchan=hanchan,
         user=user,
         action="penalty given",
-        summary=f"{player}: {points} ({penalty.get_kind_display()})",
+        summary=f"{player}: {points} ({penalty.get_kind_display()}){where}",
         reason=reason,
     )
     return penalty

@@ -13,20 +13,25 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
 
 from league.models import Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine, services
-from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, ReasonForm, StartGameForm
+from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, PlayedOnForm, ReasonForm, StartGameForm
 from scoring.models import Penalty
 from scoring.records import chombo_penalties_by_seat, engine_hand
 from scoring.selectors import (
+    current_round,
     event_penalties,
     game_history,
     game_view,
     managed_game_or_404,
+    tournament_rounds,
 )
+from scoring.services.hanchan import set_played_on
+from scoring.services.hands import UNDO_FINISHED
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -65,11 +70,19 @@ def _game_page(
         "event": hanchan.event,
         "history": game_history(hanchan)[:50],
         "reason_form": ReasonForm(initial={"version": hanchan.version}),
+        # Own ids: the final-scores form on the same page has a played_on field too.
+        "played_on_form": PlayedOnForm(
+            initial={"version": hanchan.version, "played_on": hanchan.played_on}, auto_id="id_date_%s"
+        ),
     }
     if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
         context["form"] = form or _hand_form(view)
     else:
-        initial: dict[str, Any] = {"version": hanchan.version, "sticks": hanchan.final_sticks}
+        initial: dict[str, Any] = {
+            "version": hanchan.version,
+            "sticks": hanchan.final_sticks,
+            "played_on": hanchan.played_on,
+        }
         chombo_counts = chombo_penalties_by_seat(hanchan)
         for seat in view.seats:
             initial[f"score_{seat.seat}"] = seat.final_score
@@ -82,15 +95,18 @@ def _game_page(
 @login_required
 def game_list(request: HttpRequest, slug: str) -> HttpResponse:
     event = managed_event_or_404(request.user, slug)
-    games = event.hanchans.prefetch_related("seats__player").order_by("-created_at")
+    # Most recently played first: a game entered days later is listed on the day it was played.
+    games = event.hanchans.prefetch_related("seats__player").order_by("-played_on", "-created_at", "-pk")
     return render(request, "scoring/manage/game_list.html", {"event": event, "games": games})
 
 
 @login_required
 def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     event = managed_event_or_404(request.user, slug)
-    registered = Player.objects.filter(registrations__event=event, registrations__dropped_out=False)
-    form = StartGameForm(request.POST or None, players=registered.order_by("display_name"))
+    registered = Player.objects.filter(
+        registrations__event=event, registrations__dropped_out=False, registrations__withdrawn_at__isnull=True
+    )
+    form = StartGameForm(request.POST or None, players=registered.order_by("display_name"), event=event)
     if request.method == "POST" and form.is_valid():
         try:
             hanchan = services.start_game(
@@ -100,6 +116,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                 entry_mode=form.cleaned_data["entry_mode"],
                 round_number=form.cleaned_data.get("round_number"),
                 table_number=form.cleaned_data.get("table_number"),
+                played_on=form.cleaned_data.get("played_on"),
             )
         except ValidationError as exc:
             form.add_error(None, exc)
@@ -121,7 +138,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = _hand_form(view, request.POST)
     if form.is_valid() and form.hand is not None:
         try:
-            services.record_hand(
+            row = services.record_hand(
                 hanchan=hanchan,
                 hand=form.hand,
                 user=request.user,
@@ -133,7 +150,14 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             form.apply_engine_error(exc)
         else:
-            messages.success(request, f"Hand {len(view.log) + 1} saved.")
+            if row.already_saved:
+                # The same form came twice (double tap, resent page): the first one saved it.
+                messages.info(
+                    request,
+                    gettext("This hand was already saved (hand %(number)s).") % {"number": row.number},
+                )
+            else:
+                messages.success(request, gettext("Hand %(number)s saved.") % {"number": row.number})
             return redirect("scoring_manage:game", hanchan.pk)
     return _game_page(request, hanchan, form=form, status=422)
 
@@ -218,6 +242,21 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+def _undo_page(
+    request: HttpRequest, hanchan: Hanchan, form: ReasonForm, *, status: int = 200
+) -> HttpResponse:
+    """The confirmation step of "Undo last hand": which hand goes, and why (the reason is required)."""
+    view = game_view(hanchan)
+    if hanchan.status == Hanchan.Status.FINISHED or not view.log:
+        messages.error(
+            request,
+            str(UNDO_FINISHED) if view.log else gettext("There is no hand to undo."),
+        )
+        return redirect("scoring_manage:game", hanchan.pk)
+    context = {"game": view, "hanchan": hanchan, "event": hanchan.event, "form": form, "line": view.log[-1]}
+    return render(request, "scoring/manage/undo_confirm.html", context, status=status)
+
+
 def _action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
     hanchan = managed_game_or_404(request.user, pk)
     form = ReasonForm(request.POST)
@@ -241,9 +280,36 @@ def _action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.undo_last_hand, "The last hand was removed.")
+    """Undo the last hand: GET asks for a confirmation and a reason, POST removes the hand.
+
+    A finished game is refused (by the service, and the game page hides the button): undoing would
+    take it out of the standings without anyone deciding so.
+    """
+    hanchan = managed_game_or_404(request.user, pk)
+    if request.method == "GET":
+        return _undo_page(request, hanchan, ReasonForm(initial={"version": hanchan.version}))
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.undo_last_hand(
+                hanchan=hanchan,
+                user=request.user,
+                reason=form.cleaned_data.get("reason") or "",
+                expected_version=form.cleaned_data.get("version"),
+            )
+        except services.GameChanged as exc:
+            return _changed(request, exc, hanchan)
+        except ValidationError as exc:
+            if not (hasattr(exc, "error_dict") and set(exc.error_dict) <= set(form.fields)):
+                messages.error(request, _error_text(exc))
+                return redirect("scoring_manage:game", pk)
+            form.add_error(None, exc)  # the missing reason, on its field
+        else:
+            messages.success(request, gettext("The last hand was removed."))
+            return redirect("scoring_manage:game", pk)
+    return _undo_page(request, hanchan, form, status=422)
 
 
 @login_required
@@ -280,6 +346,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
                 expected_version=form.cleaned_data.get("version"),
                 reason=form.cleaned_data.get("reason") or "",
                 chombos=form.chombos,
+                played_on=form.cleaned_data.get("played_on"),
             )
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)
@@ -295,7 +362,14 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
 def penalties(request: HttpRequest, slug: str) -> HttpResponse:
     event = managed_event_or_404(request.user, slug)
     players = Player.objects.filter(registrations__event=event).order_by("display_name")
-    form = PenaltyForm(request.POST or None, players=players, games=event.hanchans.all())
+    rounds = tournament_rounds(event)  # none for a league: the form then has no round
+    form = PenaltyForm(
+        request.POST or None,
+        players=players,
+        games=event.hanchans.all(),
+        rounds=rounds,
+        current_round=current_round(event) if rounds and request.method != "POST" else None,
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.add_penalty(event=event, user=request.user, **form.cleaned_data)
@@ -328,3 +402,33 @@ def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResp
     else:
         messages.success(request, "Penalty cancelled.")
     return redirect("scoring_manage:penalties", slug)
+
+
+@login_required
+@require_POST
+def played_on(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change the date a game was played on (any game, finished or not; the history keeps the change)."""
+    hanchan = managed_game_or_404(request.user, pk)
+    form = PlayedOnForm(request.POST)
+    if not form.is_valid():
+        errors = form.errors.get("played_on") or form.errors.get("version") or form.errors.get("reason")
+        messages.error(request, gettext("Played on: %(error)s") % {"error": " ".join(errors or [])})
+        return redirect("scoring_manage:game", pk)
+    try:
+        set_played_on(
+            hanchan=hanchan,
+            played_on=form.cleaned_data["played_on"],
+            user=request.user,
+            reason=form.cleaned_data.get("reason") or "",
+            expected_version=form.cleaned_data.get("version"),
+        )
+    except services.GameChanged as exc:
+        return _changed(request, exc, hanchan)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(
+            request,
+            gettext("The game is dated %(date)s.") % {"date": form.cleaned_data["played_on"].isoformat()},
+        )
+    return redirect("scoring_manage:game", pk)

@@ -1,6 +1,6 @@
 """import_games, export_games and seed_demo through ``call_command``, as scripts run them.
 
-The contract (shared/docs/game-record.md): JSON on standard output; on failure nothing on standard
+The contract (game-record.md): JSON on standard output; on failure nothing on standard
 output, one line on standard error, exit status 2.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from datetime import date
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -29,8 +30,7 @@ from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-EXAMPLES = SHARED / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"  # the contract's worked examples
 
 
 @pytest.fixture(autouse=True)
@@ -412,3 +412,32 @@ def test_seed_demo_is_idempotent_and_builds_a_season(db):
     code, _, _ = run("seed_demo", "--reset")
     assert code == 0
     assert standings(Event.objects.get(slug="demo-league")) == before
+
+
+def test_seed_demo_dates_its_games_when_they_were_played(db):
+    """The demo tournament (11–12 July 2025) lists its games on its own days, rounds 1–2 on the first
+    and 3–4 on the second; the league's games spread over the season, one club night a week."""
+    code, _, _ = run("seed_demo")
+    assert code == 0
+    cup = Event.objects.get(slug="demo-open")
+    assert (cup.start_date, cup.end_date) == (date(2025, 7, 11), date(2025, 7, 12))
+    by_round = {
+        number: set(
+            Hanchan.objects.filter(event=cup, round_number=number).values_list("played_on", flat=True)
+        )
+        for number in (1, 2, 3, 4)
+    }
+    assert by_round == {
+        1: {date(2025, 7, 11)},
+        2: {date(2025, 7, 11)},
+        3: {date(2025, 7, 12)},
+        4: {date(2025, 7, 12)},
+    }
+    # Its slow-play penalty was given in the last round played.
+    assert Penalty.objects.get(event=cup, hanchan__isnull=True).round_number == 3
+
+    league = Event.objects.get(slug="demo-league")
+    days = sorted(set(Hanchan.objects.filter(event=league).values_list("played_on", flat=True)))
+    assert days[0] == date(2025, 1, 10) and len(days) == 21
+    assert all(day.weekday() == 4 for day in days)  # Fridays
+    assert days[-1] <= league.end_date

@@ -275,10 +275,13 @@ def test_csv_is_byte_for_byte_the_expected_file(open_2025, organiser):
         "text/csv; charset=utf-8",
     )
 
-    # The command prints the same bytes (CSV to standard output by default)...
+    # The file is UTF-8 with a byte-order mark, so that Excel reads "Horváthová" right; the command prints
+    # the same text on standard output (CSV by default) without the mark, for the scripts that read it...
+    assert expected.startswith(b"\xef\xbb\xbf")
     status, out, err = run("export_ema", "--event", "lyon-open-2025")
     assert (status, err) == (0, "")
-    assert out.encode("utf-8") == expected
+    assert "\ufeff" + out == expected.decode("utf-8")
+    assert out.encode("utf-8") == expected.removeprefix(b"\xef\xbb\xbf")
 
     # ...and the organiser downloads them.
     client = Client()
@@ -451,7 +454,12 @@ def test_unfinished_tables_are_warnings(open_2025, organiser):
     services.reopen_game(hanchan=table(open_2025, 1, 3), user=organiser, reason="chombo disputed")
     check = reconcile(open_2025)
     assert [u.label for u in check.unfinished] == ["Round 1, table 3", "Round 2, table 3"]
-    assert check.ok and len(check.tables) == 6  # still adds up: the warnings block nothing
+    # The totals still balance, but two seated tables have no result: the report is incomplete.
+    assert check.totals_ok and not check.flagged_tables and len(check.tables) == 6
+    assert not check.ok and [m.text for m in check.missing_results] == [
+        "round 1: 1 of 4 tables has no result",
+        "round 2: 1 of 4 tables has no result",
+    ]
     [chombo] = [p for p in check.penalties if p.is_chombo]
     assert (chombo.player, chombo.counted, chombo.cancelled) == ("Kasper Jensen", False, False)
     assert check.chombo_total == 0 and check.penalties_total == -5000
@@ -461,6 +469,7 @@ def test_unfinished_tables_are_warnings(open_2025, organiser):
     with CaptureQueriesContext(connection) as queries:
         html = client.get(reverse("scoring_manage:ema", args=[OPEN])).content.decode()
     assert "2 games without a final result" in html and "no (game not finished)" in html
+    assert "adds up" not in html and "incomplete: results missing" in html
     # Bounded by the page, not by the games: these are all entered on paper (no replay query).
     assert len(queries) <= 20
 

@@ -20,6 +20,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from league.models import Event, Hanchan, Player, Registration
 from scoring import services
@@ -118,14 +119,25 @@ def page_tables(html: str) -> list[dict[str, list[Any]]]:
 
 
 def page_as_csv_rows(html: str) -> list[list[str]]:
-    """What the page shows, as CSV rows: the header once, then the ranked and the not-yet-ranked rows."""
+    """What the page shows, as CSV rows: the header once, then the ranked and the not-yet-ranked rows,
+    every signed figure written plainly as the CSV writes it (``+25.0`` → ``25.0``, ``−25.0`` → ``-25.0``)."""
     found = page_tables(html)
     assert found, "no standings table on the page"
-    return [found[0]["header"]] + [row for table in found for row in table["rows"]]
+    rows = [found[0]["header"]] + [row for table in found for row in table["rows"]]
+    return [[plain_figure(cell) for cell in row] for row in rows]
 
 
-def csv_rows(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text)))
+def plain_figure(cell: str) -> str:
+    """A figure as the page shows it (``+25.0``, ``−25.0`` with U+2212) as a spreadsheet reads one."""
+    if cell[:1] in ("+", "\u2212") and cell[1:].replace(".", "", 1).isdigit():
+        return cell.replace("\u2212", "-").removeprefix("+")
+    return cell
+
+
+def csv_rows(content: bytes) -> list[list[str]]:
+    """A CSV download's rows: UTF-8 behind a byte-order mark (so that Excel reads accents right)."""
+    assert content.startswith(b"\xef\xbb\xbf"), content[:20]
+    return list(csv.reader(io.StringIO(content.decode("utf-8").removeprefix("\ufeff"))))
 
 
 def cells(text: str) -> list[str]:
@@ -417,6 +429,40 @@ def test_date_range_filters_games_and_event_penalties(dated, date_from, date_to,
         assert [r.rank for r in rows] == [1, 2, 2, 4, None, None, None, None]
 
 
+def test_date_range_goes_by_when_the_game_was_played_not_when_it_was_entered(event, eight, organiser):
+    """A slip typed in today for a game played on 10 January counts in January, not today."""
+    who = [eight[n] for n in ("Ann", "Bob", "Cho", "Dan")]
+    game = services.start_game(
+        event=event, players=who, user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES,
+        played_on=date(2025, 1, 10),
+    )  # fmt: skip
+    services.record_final_scores(hanchan=game, scores=[40000, 30000, 30000, 20000], user=organiser)
+    january = standings(event, date_from=date(2025, 1, 1), date_to=date(2025, 1, 31))
+    assert [(r.name, r.points) for r in january if r.ranked][:1] == [("Ann", 25000)]
+    today = timezone.localdate()
+    assert not [r for r in standings(event, date_from=today.replace(day=1), date_to=today) if r.ranked]
+
+
+def test_after_a_round_leaves_out_the_penalties_of_later_rounds(club, eight, organiser):
+    """"After round 1" counts round-1 games and penalties, not a penalty given in round 2."""
+    cup = make_event(club, slug="cup")
+    cup.kind = Event.Kind.TOURNAMENT
+    cup.save()
+    who = [eight[n] for n in ("Ann", "Bob", "Cho", "Dan")]
+    Registration.objects.bulk_create([Registration(event=cup, player=p) for p in who])
+    for number in (1, 2):
+        game = services.start_game(
+            event=cup, players=who, user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES,
+            round_number=number, table_number=1,
+        )  # fmt: skip
+        services.record_final_scores(hanchan=game, scores=[40000, 30000, 30000, 20000], user=organiser)
+    services.add_penalty(
+        event=cup, player=who[1], points=-3000, reason="late", user=organiser, round_number=2
+    )
+    assert {r.name: r.points for r in standings(cup, up_to_round=1)}["Bob"] == 0
+    assert {r.name: r.points for r in standings(cup)}["Bob"] == -3000
+
+
 # -- the page, its CSV and its queries -----------------------------------------------------------------
 
 
@@ -454,7 +500,7 @@ def test_csv_is_exactly_what_the_page_shows(tied):
         assert response.status_code == 200
         assert response["Content-Type"] == "text/csv; charset=utf-8"
         assert "attachment" in response["Content-Disposition"]
-        assert csv_rows(response.content.decode()) == page_as_csv_rows(html), query
+        assert csv_rows(response.content) == page_as_csv_rows(html), query
 
 
 def test_the_page_links_the_csv_with_its_filters_and_sort(tied):
@@ -480,8 +526,8 @@ def test_pages_of_the_table_and_the_csv_holds_them_all(tied, monkeypatch):
         for n in (1, 2, 3)
     ]
     assert [len(rows) for rows in pages] == [3, 3, 2]
-    text = client.get(reverse("scoring:standings_csv", args=[tied.slug])).content.decode()
-    assert csv_rows(text)[1:] == pages[0] + pages[1] + pages[2]
+    content = client.get(reverse("scoring:standings_csv", args=[tied.slug])).content
+    assert csv_rows(content)[1:] == [[plain_figure(c) for c in row] for row in pages[0] + pages[1] + pages[2]]
 
 
 def test_filters_on_the_page(dated):
@@ -515,8 +561,8 @@ def test_members_only_event_standings_are_hidden_from_anonymous_visitors(members
     page = members_event.get_absolute_url()
     download = reverse("scoring:standings_csv", args=[members_event.slug])
     anonymous = Client()
-    assert anonymous.get(page).status_code == 404
-    assert anonymous.get(download).status_code == 404
+    assert anonymous.get(page).url.startswith(reverse("login"))
+    assert anonymous.get(download).url.startswith(reverse("login"))
     member = Client()
     member.force_login(player_user)
     assert member.get(page).status_code == 200

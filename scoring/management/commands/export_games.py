@@ -17,7 +17,7 @@ def export_record(hanchan: Hanchan) -> dict[str, Any]:
     ``game_record`` holds what the format documents; what it cannot say is added under new names (the
     format allows added fields, never renamed ones), so that importing the export reproduces the
     standings: the final scores of a game entered on paper, substitutes, round and table, when it
-    finished, and which penalties were chombos.
+    finished and the date it was played on, and which penalties were chombos.
     """
     out = game_record(hanchan).to_dict()
     seats = sorted(hanchan.seats.all(), key=lambda s: s.seat)
@@ -42,12 +42,15 @@ def export_record(hanchan: Hanchan) -> dict[str, Any]:
         out["table_number"] = hanchan.table_number
     if hanchan.finished_at is not None:
         out["finished_at"] = hanchan.finished_at.isoformat()
+    # Its own field: a game entered (and finished) days after it was played keeps its date.
+    out["played_on"] = hanchan.played_on.isoformat()
     return out
 
 
 class Command(ContractCommand):
     help = (
-        "Print an event's finished games as a JSON list of game records (game-record.md), oldest first, "
+        "Print an event's finished games as a JSON list of game records (game-record.md), oldest played "
+        "first, "
         "players named by display name. Importing the output into an empty event with the same ruleset "
         "reproduces the standings."
     )
@@ -62,7 +65,7 @@ class Command(ContractCommand):
         hanchans = (
             Hanchan.objects.filter(event=target, status=Hanchan.Status.FINISHED)
             .prefetch_related("seats__player", "seats__on_behalf_of")
-            .order_by("created_at", "pk")
+            .order_by("played_on", "created_at", "pk")
         )
         records = []
         for hanchan in hanchans:

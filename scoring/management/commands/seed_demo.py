@@ -25,6 +25,7 @@ from scoring import engine, services
 from scoring.engine.generator import random_game
 from scoring.imports import import_records
 from scoring.models import Penalty, SeatResult
+from scoring.services.hanchan import set_played_on
 
 CLUB_SLUG = "tenbou-demo"
 EVENT_SLUG = "demo-league"
@@ -150,10 +151,19 @@ class Command(BaseCommand):
         )
         return event
 
+    @staticmethod
+    def round_date(event: Event, round_number: int) -> date:
+        """The day a round of the demo tournament is played: the rounds spread evenly over the event's
+        days (4 rounds over 2 days: rounds 1–2 on the first, 3–4 on the second)."""
+        assert event.start_date is not None and event.end_date is not None
+        days = (event.end_date - event.start_date).days + 1
+        return event.start_date + timedelta(days=(round_number - 1) * days // TOURNAMENT_ROUNDS)
+
     @transaction.atomic
     def _build_tournament(self, league: Event) -> Event:
         """A 16-player EMA tournament with a substitute: every round seated, the first three played on
-        paper (final scores of random legal games), the last one waiting for its results."""
+        paper (final scores of random legal games), the last one waiting for its results. Each round's
+        tables are dated on the round's day of the event (July 2025), as the organiser would date them."""
         user = get_user_model().objects.get(username=USERNAME)
         rules = engine.make_ruleset("ema2016")
         event = Event.objects.create(
@@ -173,6 +183,11 @@ class Command(BaseCommand):
             [Registration(event=event, player=p, is_substitute=i == 16) for i, p in enumerate(players)]
         )
         services.seat_tournament(event=event, rounds=TOURNAMENT_ROUNDS, user=user, seed=SEED)
+        for table in Hanchan.objects.filter(event=event).order_by("round_number", "table_number"):
+            assert table.round_number is not None
+            set_played_on(
+                hanchan=table, played_on=self.round_date(event, table.round_number), user=user, reason="demo"
+            )
         rng = random.Random(SEED + 1)
         tables = Hanchan.objects.filter(event=event, round_number__lte=TOURNAMENT_PLAYED).order_by("pk")
         for table in tables:
@@ -182,7 +197,12 @@ class Command(BaseCommand):
                 hanchan=table, scores=list(state.scores), sticks=state.sticks, user=user
             )
         services.add_penalty(
-            event=event, player=players[3], points=-2000, reason="Slow play (referee)", user=user
+            event=event,
+            player=players[3],
+            points=-2000,
+            reason="Slow play (referee)",
+            user=user,
+            round_number=TOURNAMENT_PLAYED,
         )
         return event
 
