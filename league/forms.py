@@ -11,11 +11,13 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
-from scoring.engine import PRESETS, SETTINGS, RulesetError, make_ruleset
+from scoring.engine import PRESETS, SETTINGS, Ruleset, RulesetError, make_ruleset
 
 from .countries import country_choices
-from .models import Event
+from .models import Event, Player
 
 DEFAULT_PRESET = "ema2016"
 
@@ -126,14 +128,94 @@ def setting_field(name: str) -> forms.Field:
     )
 
 
-class EventForm(forms.Form):
-    """A new event: who, when, where, and its rules as a preset plus settings in plain words."""
+class RulesForm(forms.Form):
+    """An event's rules as a preset plus settings in plain words: shared by the new-event form, the
+    edit form and scoring's rules-change page, so the rules are entered the same way everywhere.
+
+    ``rules`` (an event's current ruleset) fills the settings in with what the event plays now; without
+    it, or when ``preset`` names another preset (the organiser chose it in the select), the settings
+    start from that preset.
+    """
+
+    preset = forms.ChoiceField(
+        label="Rules preset",
+        choices=preset_choices,
+        help_text="Choosing a preset fills in its settings below; change any setting your event plays "
+        "differently.",
+    )
+
+    def __init__(
+        self, *args: Any, preset: str | None = None, rules: Ruleset | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if rules is not None and (preset is None or preset == rules.preset):
+            preset, values = rules.preset, rules.to_dict()
+        else:
+            preset = chosen_preset(preset)
+            values = PRESETS[preset]
+        self.fields["preset"].initial = preset
+        for name in SETTINGS:
+            field = setting_field(name)
+            field.initial = values[name]
+            self.fields[name] = field
+
+    def clean(self) -> dict[str, Any]:
+        """Ask the engine about the settings now, so that a ruleset error shows with the other errors
+        (the service asks again before saving: the engine stays the one place for these rules)."""
+        cleaned = super().clean() or {}
+        if "preset" in cleaned and all(name in cleaned for name in SETTINGS):
+            try:
+                make_ruleset(cleaned["preset"], self.overrides())
+            except RulesetError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+        return cleaned
+
+    def setting_fields(self) -> list[forms.BoundField]:
+        """The ruleset settings, for the template's "Rules" fieldset."""
+        return [self[name] for name in SETTINGS]
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from the chosen preset (call after ``is_valid()``)."""
+        base = PRESETS[self.cleaned_data["preset"]]
+        out: dict[str, Any] = {}
+        for name, setting in SETTINGS.items():
+            value = self.cleaned_data[name]
+            if setting.kind is tuple and name != "uma":
+                value = [c for c in setting.choices if c in value]
+                if sorted(value) == sorted(base[name]):
+                    continue
+            if value != base[name]:
+                out[name] = value
+        return out
+
+    def ruleset(self) -> Ruleset:
+        """The effective ruleset the form describes (call after ``is_valid()``)."""
+        return make_ruleset(self.cleaned_data["preset"], self.overrides())
+
+    def rules_items(self) -> list[tuple[str, str]]:
+        """The submitted rules as (name, value) pairs, to hand the same proposal to another page or form
+        (the confirmation's hidden inputs, the query string of scoring's rules page)."""
+        names = sorted({"preset", *SETTINGS, *(f"uma_{i}" for i in range(4))})
+        items: list[tuple[str, str]] = []
+        for key in names:
+            if key not in self.data:
+                continue
+            values = self.data.getlist(key) if hasattr(self.data, "getlist") else self.data[key]
+            items.extend((key, str(v)) for v in (values if isinstance(values, list | tuple) else [values]))
+        return items
+
+    def rules_query(self) -> str:
+        """The submitted rules as a query string (see ``rules_items``)."""
+        query = QueryDict(mutable=True)
+        for key, value in self.rules_items():
+            query.appendlist(key, value)
+        return query.urlencode()
+
+
+class EventDetailsForm(forms.Form):
+    """What an event is besides its rules: shared by the new-event and edit forms."""
 
     name = forms.CharField(max_length=120)
-    slug = forms.SlugField(
-        max_length=80, required=False, help_text="The event's address. Leave blank to make it from the name."
-    )
-    kind = forms.ChoiceField(choices=Event.Kind.choices)
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     city = forms.CharField(max_length=80, required=False)
@@ -169,39 +251,6 @@ class EventForm(forms.Form):
     )
     ema_days = forms.IntegerField(required=False, label="Days (MERS)", initial=1, min_value=1, max_value=3)
     ema_qualification = forms.BooleanField(label="Qualification required (MERS)", required=False)
-    preset = forms.ChoiceField(
-        label="Rules preset",
-        choices=preset_choices,
-        help_text="Choosing a preset fills in its settings below; change any setting your event plays "
-        "differently.",
-    )
-
-    def __init__(self, *args: Any, preset: str = DEFAULT_PRESET, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        preset = chosen_preset(preset)
-        self.fields["preset"].initial = preset
-        for name in SETTINGS:
-            field = setting_field(name)
-            field.initial = PRESETS[preset][name]
-            self.fields[name] = field
-
-    def clean(self) -> dict[str, Any]:
-        """Ask the engine about the settings now, so that a ruleset error shows with the other errors
-        (the service asks again before saving: the engine stays the one place for these rules)."""
-        cleaned = super().clean() or {}
-        for name, default in self.EVENT_DEFAULTS.items():  # optional settings left blank: the defaults
-            if cleaned.get(name) in (None, ""):
-                cleaned[name] = default
-        if "preset" in cleaned and all(name in cleaned for name in SETTINGS):
-            try:
-                make_ruleset(cleaned["preset"], self.overrides())
-            except RulesetError as exc:
-                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
-        return cleaned
-
-    def setting_fields(self) -> list[forms.BoundField]:
-        """The ruleset settings, for the template's "Rules" fieldset."""
-        return [self[name] for name in SETTINGS]
 
     EVENT_DEFAULTS = {
         "tie_break": Event.TieBreak.POINTS_PLACEMENT_GAMES,
@@ -209,27 +258,69 @@ class EventForm(forms.Form):
         "substitute_fixed_result": 0,
         "ema_days": 1,
     }
+    DETAILS = (
+        "name",
+        "start_date",
+        "end_date",
+        "city",
+        "country",
+        "visibility",
+        "min_games",
+        "tie_break",
+        "substitute_credit",
+        "substitute_fixed_result",
+        "ema_days",
+        "ema_qualification",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name, default in self.EVENT_DEFAULTS.items():  # optional settings left blank: the defaults
+            if cleaned.get(name) in (None, ""):
+                cleaned[name] = default
+        return cleaned
+
+    @classmethod
+    def initial_from(cls, event: Event) -> dict[str, Any]:
+        """The form's initial values from an event (the country as its code)."""
+        initial = {name: getattr(event, name) for name in cls.DETAILS}
+        initial["country"] = event.country.code if event.country else ""
+        return initial
+
+    def details(self) -> dict[str, Any]:
+        """The cleaned event details, as ``league.services.update_event`` takes them."""
+        return {name: self.cleaned_data[name] for name in self.DETAILS}
 
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name not in SETTINGS and name != "preset"]
 
-    def overrides(self) -> dict[str, Any]:
-        """The settings that differ from the chosen preset (call after ``is_valid()``)."""
-        base = PRESETS[self.cleaned_data["preset"]]
-        out: dict[str, Any] = {}
-        for name, setting in SETTINGS.items():
-            value = self.cleaned_data[name]
-            if setting.kind is tuple and name != "uma":
-                value = [c for c in setting.choices if c in value]
-                if sorted(value) == sorted(base[name]):
-                    continue
-            if value != base[name]:
-                out[name] = value
-        return out
+
+class EventForm(EventDetailsForm, RulesForm):
+    """A new event: who, when, where, and its rules as a preset plus settings in plain words."""
+
+    slug = forms.SlugField(
+        max_length=80, required=False, help_text="The event's address. Leave blank to make it from the name."
+    )
+    kind = forms.ChoiceField(choices=Event.Kind.choices)
+
+    field_order = ["name", "slug", "kind", *EventDetailsForm.DETAILS[1:], "preset"]
+
+    def __init__(self, *args: Any, preset: str = DEFAULT_PRESET, **kwargs: Any) -> None:
+        super().__init__(*args, preset=preset, **kwargs)
 
 
-class RegisterPlayerForm(forms.Form):
-    """One player for an event; the service finds them among the club's players or creates them."""
+class EventEditForm(EventDetailsForm, RulesForm):
+    """An existing event's details and rules; the slug (its address) and its kind stay as created."""
+
+    field_order = [*EventDetailsForm.DETAILS, "preset"]
+
+    def __init__(self, *args: Any, event: Event, preset: str | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", self.initial_from(event))
+        super().__init__(*args, preset=preset, rules=event.rules, **kwargs)
+
+
+class PlayerForm(forms.Form):
+    """A player's details: shared by registering a player and editing one."""
 
     display_name = forms.CharField(max_length=80, help_text="The name shown in standings.")
     given_name = forms.CharField(max_length=80, required=False)
@@ -242,6 +333,22 @@ class RegisterPlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     country = forms.ChoiceField(choices=_country_options, required=False)
+
+    @staticmethod
+    def initial_from(player: Player) -> dict[str, Any]:
+        """The form's initial values from a saved player."""
+        return {
+            "display_name": player.display_name,
+            "given_name": player.given_name,
+            "family_name": player.family_name,
+            "ema_number": player.ema_number or "",
+            "country": player.country.code if player.country else "",
+        }
+
+
+class RegisterPlayerForm(PlayerForm):
+    """One player for an event; the service finds them among the club's players or creates them."""
+
     is_substitute = forms.BooleanField(
         required=False,
         label="Substitute",
@@ -250,14 +357,18 @@ class RegisterPlayerForm(forms.Form):
 
 
 class RegisterPlayersCsvForm(forms.Form):
-    """Several players pasted from a spreadsheet, one per line."""
+    """Several players pasted from a spreadsheet, one per line: a name alone is enough."""
 
     csv = forms.CharField(
-        label="Players, one per line",
+        label=gettext_lazy("Players, one per line"),
         max_length=200_000,
-        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ann, Ann, Martin, 04390002, FR"}),
-        help_text="display name, given name, family name, EMA number, country — EMA number and country "
-        "may be left out; the country is a two-letter (FR) or EMA (FRA) code. A header line is ignored.",
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ann\nBob, Robert, Smith, 04390002, FR"}),
+        help_text=gettext_lazy(
+            "One player per line: the display name, then optionally given name, family name, EMA number "
+            "and country, in that order (leave a column empty with two commas: Ann,,,04390002). A line "
+            "with only a name registers that player. The country is a two-letter (FR) or EMA (FRA) code. "
+            "A header line is ignored."
+        ),
     )
 
 

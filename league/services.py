@@ -19,12 +19,15 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
-from scoring.engine import RulesetError, make_ruleset
+from scoring.engine import Ruleset, RulesetError, make_ruleset, ruleset_from_spec
 
 from .countries import lookup_country
-from .models import Club, Event, Player, Registration, validate_ema_prefix
+from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
 
 logger = logging.getLogger("tenbou.league")
 
@@ -355,8 +358,11 @@ def _line_messages(number: int, errors: dict[str, list[str]]) -> list[str]:
 
 @transaction.atomic
 def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registration]:
-    """Register the players pasted as CSV lines ``display name, given name, family name[, EMA number
-    [, country]]``; all of them or none.
+    """Register the players pasted as CSV lines ``display name[, given name[, family name[, EMA number
+    [, country]]]]``; all of them or none.
+
+    A line with only a display name is enough (organisers paste a column of names from a sign-up
+    sheet); the other columns stay positional, so a blank one is written as two commas.
 
     Every line is checked before anything is written, and the error lists every wrong line, so an
     organiser fixes the paste once instead of discovering errors one save at a time. Two lines naming
@@ -369,10 +375,13 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     if not rows:
         raise ValidationError(f"Paste at least one line: {CSV_COLUMNS}.")
     for number, fields in rows:
-        if len(fields) < 3 or len(fields) > 5:
+        if len(fields) > 5:
             messages.append(
-                f"line {number}: expected 3 to 5 values separated by commas ({CSV_COLUMNS}; EMA number "
-                f"and country may be left out), found {len(fields)}"
+                gettext(
+                    "line %(number)s: expected 1 to 5 values separated by commas (%(columns)s; only the "
+                    "display name is needed), found %(count)s"
+                )
+                % {"number": number, "columns": CSV_COLUMNS, "count": len(fields)}
             )
             continue
         fields += [""] * (5 - len(fields))
@@ -404,3 +413,228 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     registrations = _saved(event, plans)
     logger.info("%d players registered in %s from CSV by %s", len(registrations), event.slug, user)
     return registrations
+
+
+# -- editing events, players and registrations ----------------------------------------------------------
+
+# The event fields an organiser may change after creation. The slug (the event's address, in links
+# already shared) and the kind (tournament seating and EMA reports depend on it) stay as created.
+EVENT_DETAILS = (
+    "name",
+    "start_date",
+    "end_date",
+    "city",
+    "country",
+    "visibility",
+    "min_games",
+    "tie_break",
+    "substitute_credit",
+    "substitute_fixed_result",
+    "ema_days",
+    "ema_qualification",
+)
+
+
+def _event_value(event: Event, name: str) -> Any:
+    """A field's current value, comparable with what a form gives (the country as its code)."""
+    if name == "country":
+        return event.country.code if event.country else ""
+    return getattr(event, name)
+
+
+def _ruleset_of(spec: Any) -> Ruleset:
+    """A ruleset from a Ruleset or a spec; an error names the setting that is wrong."""
+    try:
+        return ruleset_from_spec(spec)
+    except RulesetError as exc:
+        raise ValidationError({exc.field or "ruleset": exc.message}) from None
+
+
+@transaction.atomic
+def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
+    """Change an event's details (``EVENT_DETAILS``) and, while it has no game, its rules.
+
+    ``data`` holds the fields to change; a ``ruleset`` key (a Ruleset or a spec) changes the effective
+    rules. Once the event has a game, its rules can change only through scoring's rules page
+    (``scoring.services.rules.change_rules``), which replays every game under the new rules and
+    records the change in the history: league cannot read the hands, so it refuses rather than leave
+    cached results computed under other rules. Nothing is saved when any field is wrong.
+    """
+    unknown = set(data) - set(EVENT_DETAILS) - {"ruleset"}
+    if unknown:
+        raise TypeError(f"update_event cannot change {', '.join(sorted(unknown))}")
+    locked = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
+    changed: list[str] = []
+    for name in EVENT_DETAILS:
+        if name not in data:
+            continue
+        value = data[name]
+        if name in ("name", "city"):
+            value = (value or "").strip()
+        elif name == "country":
+            value = parse_country(value)
+        if value != _event_value(locked, name):
+            setattr(locked, name, value)
+            changed.append(name)
+    if data.get("ruleset") is not None:
+        rules = _ruleset_of(data["ruleset"]).to_dict()
+        if rules != locked.ruleset:
+            if Hanchan.objects.filter(event=locked).exists():
+                raise ValidationError(
+                    {
+                        "ruleset": gettext(
+                            "%(event)s already has games: change its rules on the rules page, which "
+                            "replays every game under the new rules before saving them."
+                        )
+                        % {"event": locked.name}
+                    }
+                )
+            locked.ruleset = rules
+            changed.append("ruleset")
+    locked.full_clean()
+    if changed:
+        locked.save(update_fields=changed)
+        logger.info("event %s edited by %s: %s", locked.slug, user, ", ".join(changed))
+    for name in changed:
+        setattr(event, name, getattr(locked, name))
+    event._rules = None  # the cached engine ruleset follows the stored one
+    return event
+
+
+@transaction.atomic
+def update_player(
+    *,
+    player: Player,
+    user: Any,
+    display_name: str,
+    given_name: str,
+    family_name: str,
+    ema_number: str | None,
+    country: str,
+) -> Player:
+    """Correct a player's names, EMA number and country; every error names the field and the rule.
+
+    The EMA number identifies a person across clubs, so it must be unique over all players; the display
+    name is what standings show, so it must be unique within the player's club. Both are checked here
+    with messages saying so, and again by the database (a concurrent edit ends as the same error).
+    """
+    data, errors = _clean_player_data(
+        display_name=display_name,
+        given_name=given_name,
+        family_name=family_name,
+        ema_number=ema_number,
+        country=country,
+    )
+    if errors:
+        raise ValidationError(errors)
+    rows = Player.objects.select_for_update(of=("self",)).select_related("club")
+    locked = rows.filter(pk=player.pk).first()
+    if locked is None:  # deleted meanwhile (in the admin)
+        raise ValidationError(gettext("This player no longer exists."))
+    if data["ema_number"]:
+        owner = Player.objects.filter(ema_number=data["ema_number"]).exclude(pk=locked.pk).first()
+        if owner is not None:
+            errors["ema_number"] = [
+                gettext("EMA number %(number)s already belongs to %(player)s: an EMA number is unique.")
+                % {"number": data["ema_number"], "player": owner.display_name}
+            ]
+    if locked.club_id is not None:
+        twin = (
+            Player.objects.filter(club=locked.club_id, display_name=data["display_name"])
+            .exclude(pk=locked.pk)
+            .exists()
+        )
+        if twin:
+            errors["display_name"] = [
+                gettext(
+                    "Display name %(name)s: another player of %(club)s already has it (a display name is "
+                    "unique within a club)."
+                )
+                % {"name": data["display_name"], "club": locked.club}
+            ]
+    if errors:
+        raise ValidationError(errors)
+    before = {key: _player_value(locked, key) for key in data}
+    for key, value in data.items():
+        setattr(locked, key, value)
+    locked.full_clean()
+    changed = [key for key in data if _player_value(locked, key) != before[key]]
+    if changed:
+        try:
+            with transaction.atomic():
+                locked.save(update_fields=changed)
+        except IntegrityError:
+            raise ValidationError(
+                gettext("Someone changed these players at the same time: nothing was saved, try again.")
+            ) from None
+        logger.info("player %s edited by %s: %s", locked.pk, user, ", ".join(changed))
+    for key in data:
+        setattr(player, key, getattr(locked, key))
+    return player
+
+
+def _player_value(player: Player, name: str) -> Any:
+    if name == "country":
+        return player.country.code if player.country else ""
+    return getattr(player, name)
+
+
+def _locked_registration(registration: Registration) -> Registration:
+    """The registration row, locked for this transaction, with its player and event."""
+    rows = Registration.objects.select_for_update().select_related("player", "event")
+    found = rows.filter(pk=registration.pk).first()
+    if found is None:  # removed by someone else meanwhile
+        raise ValidationError(gettext("This registration no longer exists: someone removed it meanwhile."))
+    return found
+
+
+def has_games(registration: Registration) -> bool:
+    """Whether the registered player sat at a table of the event (for themselves or as a substitute's
+    registered player): such a registration is kept, withdrawn, never deleted."""
+    player = registration.player_id
+    return (
+        Seat.objects.filter(hanchan__event=registration.event_id)
+        .filter(Q(player=player) | Q(on_behalf_of=player))
+        .exists()
+    )
+
+
+@transaction.atomic
+def withdraw_registration(*, registration: Registration, user: Any) -> Registration | None:
+    """Withdraw a player from an event: no new game or seating will include them.
+
+    A player who has not played is simply unregistered (``None`` is returned: the registration is
+    gone); one who has played keeps the registration, marked withdrawn, so their games stay in the
+    standings and the history — a game is never deleted to remove a player.
+    """
+    locked = _locked_registration(registration)
+    if locked.withdrawn_at is not None:
+        raise ValidationError(
+            gettext("%(player)s is already withdrawn from %(event)s.")
+            % {"player": locked.player.display_name, "event": locked.event.name}
+        )
+    if not has_games(locked):
+        locked.delete()
+        logger.info("%s unregistered from %s by %s", locked.player, locked.event.slug, user)
+        return None
+    locked.withdrawn_at = timezone.now()
+    locked.save(update_fields=["withdrawn_at"])
+    registration.withdrawn_at = locked.withdrawn_at
+    logger.info("%s withdrawn from %s by %s", locked.player, locked.event.slug, user)
+    return registration
+
+
+@transaction.atomic
+def restore_registration(*, registration: Registration, user: Any) -> Registration:
+    """Undo a withdrawal: the player can be seated and start games again."""
+    locked = _locked_registration(registration)
+    if locked.withdrawn_at is None:
+        raise ValidationError(
+            gettext("%(player)s is not withdrawn from %(event)s.")
+            % {"player": locked.player.display_name, "event": locked.event.name}
+        )
+    locked.withdrawn_at = None
+    locked.save(update_fields=["withdrawn_at"])
+    registration.withdrawn_at = None
+    logger.info("%s restored in %s by %s", locked.player, locked.event.slug, user)
+    return registration

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .views import ema, manage, tournament
+from .views.rules import event_rules
 
 app_name = "scoring_manage"
 
@@ -20,6 +21,7 @@ urlpatterns = [
     path("events/<slug:slug>/tournament/swiss/", tournament.swiss, name="tournament_swiss"),
     path("events/<slug:slug>/rounds/<int:number>/seating/", tournament.seating_print, name="seating_print"),
     path("events/<slug:slug>/rounds/<int:number>/slips/", tournament.slips_print, name="slips_print"),
+    path("events/<slug:slug>/rules/", event_rules, name="event_rules"),
     path("events/<slug:slug>/ema/", ema.overview, name="ema"),
     path("events/<slug:slug>/ema/<str:fmt>/", ema.download, name="ema_download"),
     path("games/<int:pk>/", manage.game, name="game"),
@@ -31,4 +33,5 @@ urlpatterns = [
     path("games/<int:pk>/void/", manage.void, name="void"),
     path("games/<int:pk>/reopen/", manage.reopen, name="reopen"),
     path("games/<int:pk>/final-scores/", manage.final_scores, name="final_scores"),
+    path("games/<int:pk>/played-on/", manage.played_on, name="played_on"),
 ]

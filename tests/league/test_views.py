@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import urls_manage, urls_public
-from league.models import Club, Event, Player, Registration
+from league.models import Club, Event, Hanchan, Player, Registration, Seat
 from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -25,12 +25,20 @@ MATRIX = [
     ("league_manage:event", "event", "get", "object"),
     ("league_manage:register_player", "event", "post", "object"),
     ("league_manage:register_players_csv", "event", "post", "object"),
+    ("league_manage:event_edit", "event", "get", "object"),
+    ("league_manage:event_edit", "event", "post", "object"),
+    ("league_manage:player_edit", "player", "get", "object"),
+    ("league_manage:player_edit", "player", "post", "object"),
+    ("league_manage:registration_withdraw", "registration", "post", "action"),
+    ("league_manage:registration_restore", "registration", "post", "action"),
 ]
 
 EXPECTED = {
     "public": {"anonymous": 200, "player": 200, "other_organiser": 200, "organiser": 200, "staff": 200},
     "manage": {"anonymous": 302, "player": 200, "other_organiser": 200, "organiser": 200, "staff": 200},
     "object": {"anonymous": 302, "player": 404, "other_organiser": 404, "organiser": 200, "staff": 200},
+    # A button's POST: done, then back to the event page.
+    "action": {"anonymous": 302, "player": 404, "other_organiser": 404, "organiser": 302, "staff": 302},
 }
 
 
@@ -50,14 +58,30 @@ def test_the_matrix_covers_every_league_url():
 @pytest.mark.parametrize("role", ["anonymous", "player", "other_organiser", "organiser", "staff"])
 @pytest.mark.parametrize(("name", "arg", "method", "kind"), MATRIX)
 def test_permission_matrix(users, club, event, other_event, players, role, name, arg, method, kind):
-    """Empty POSTs: the organiser gets the page back with the form's errors (200), nothing is saved."""
-    objects = {"event": event.slug, "club": club.slug, "player": players[0].pk}
-    url = reverse(name, args=[objects[arg]] if arg else [])
+    """Empty POSTs: the organiser gets the page back with the form's errors (200), nothing is saved.
+
+    The registration buttons act on a player who has played (so withdrawing keeps the registration);
+    only the organiser and staff may press them."""
+    registration = Registration.objects.get(event=event, player=players[0])
+    seat_players(event, players[:4])
+    objects = {"event": [event.slug], "club": [club.slug], "player": [players[0].pk]}
+    objects["registration"] = [event.slug, registration.pk]
+    url = reverse(name, args=objects[arg] if arg else [])
     response = getattr(client_for(users[role]), method)(url)
     assert response.status_code == EXPECTED[kind][role]
-    if response.status_code == 302:
+    if response.status_code == 302 and role == "anonymous":
         assert response.url.startswith(reverse("login") + "?next=")
     assert Event.objects.count() == 2 and Registration.objects.count() == len(players)  # event + other_event
+    if role not in ("organiser", "staff"):
+        assert Registration.objects.get(pk=registration.pk).withdrawn_at is None
+        assert Player.objects.get(pk=players[0].pk).display_name == players[0].display_name
+
+
+def seat_players(event, players) -> Hanchan:
+    """A game of ``players`` in ``event`` (league rows only: which seats, not what was played)."""
+    game = Hanchan.objects.create(event=event)
+    Seat.objects.bulk_create(Seat(hanchan=game, seat=i, player=p) for i, p in enumerate(players))
+    return game
 
 
 def test_manage_posts_need_the_csrf_token(organiser, event):
@@ -79,7 +103,7 @@ def test_register_pages_refuse_get(organiser, event):
 def test_members_only_event_is_hidden_from_anonymous_visitors(members_event, event, player_user):
     url = members_event.get_absolute_url()
     anonymous = Client()
-    assert anonymous.get(url).status_code == 404
+    assert anonymous.get(url).status_code == 302  # to the login page (tests/scoring/test_pages_small.py)
     assert members_event.name not in anonymous.get(reverse("league:events")).content.decode()
     member = client_for(player_user)
     assert member.get(url).status_code == 200

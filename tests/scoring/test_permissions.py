@@ -42,11 +42,15 @@ MATRIX = [
     ("scoring_manage:preview", "game", "post", 200),
     ("scoring_manage:hand_correct", "hand", "get", 200),
     ("scoring_manage:hand_correct", "hand", "post", 422),
-    ("scoring_manage:undo", "game", "post", 302),
+    ("scoring_manage:undo", "game", "get", 200),
+    ("scoring_manage:undo", "game", "post", 422),  # no reason given: the confirmation page asks again
     ("scoring_manage:finish", "game", "post", 302),
     ("scoring_manage:void", "game", "post", 302),
     ("scoring_manage:reopen", "game", "post", 302),
     ("scoring_manage:final_scores", "game", "post", 422),
+    ("scoring_manage:played_on", "game", "post", 302),  # no date given: back to the game, with the error
+    ("scoring_manage:event_rules", "event", "get", 200),
+    ("scoring_manage:event_rules", "event", "post", 422),
     ("scoring_manage:ema", "tournament", "get", 200),
     ("scoring_manage:ema_download", "ema_csv", "get", 200),
     ("scoring_manage:ema_download", "ema_xlsx", "get", 200),
@@ -124,7 +128,8 @@ def test_members_only_game_needs_a_login(event, game, player_user):
     event.visibility = "members"
     event.save()
     url = reverse("scoring:game", args=[game.pk])
-    assert Client().get(url).status_code == 404
+    response = Client().get(url)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     client = Client()
     client.force_login(player_user)
     assert client.get(url).status_code == 200
