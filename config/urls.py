@@ -2,8 +2,10 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.utils.functional import lazy
+from django.views.generic import RedirectView, TemplateView
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
@@ -14,4 +16,7 @@ urlpatterns = [
     path("manage/", include("league.urls_manage")),
     path("manage/", include("scoring.urls_manage")),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico whatever the page links: send them to the SVG (resolved per request,
+    # so the hashed name of the production static files is read only once they are collected).
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"), permanent=False)),
 ]

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, Event
+from .models import Club, Event, Hanchan
 
 
 def managed_clubs(user: Any) -> QuerySet[Club]:
@@ -45,8 +45,31 @@ def visible_events(user: Any) -> QuerySet[Event]:
     return events.filter(visibility=Event.Visibility.PUBLIC)
 
 
+class LoginRequired(Http404):
+    """An anonymous visitor asked for a members-only page: a login would show it.
+
+    Public views turn it into a redirect to the login page (with ``?next=``), so a member who followed
+    a link is asked to log in rather than told the page does not exist. It is an ``Http404`` so that
+    any code that does not handle it still answers 404 — never a server error, never the page.
+    """
+
+
 def visible_event_or_404(user: Any, slug: str) -> Event:
+    """The event if the visitor may read it; :class:`LoginRequired` for an anonymous visitor of a
+    members-only event, 404 when there is no such event."""
     event = get_object_or_404(Event.objects.select_related("club"), slug=slug)
     if event.visibility == Event.Visibility.MEMBERS and not user.is_authenticated:
-        raise Http404("This event is visible to members only.")
+        raise LoginRequired("This event is visible to members only.")
     return event
+
+
+def require_login_for_members_game(user: Any, pk: int) -> None:
+    """Raise :class:`LoginRequired` when an anonymous visitor asks for a game of a members-only event.
+
+    Only the existence of the game is revealed (that a login is needed), as for an event's page; a
+    logged-in user, or a game that does not exist, is left to the usual visibility check (404).
+    """
+    if user.is_authenticated:
+        return
+    if Hanchan.objects.filter(pk=pk, event__visibility=Event.Visibility.MEMBERS).exists():
+        raise LoginRequired("This game belongs to an event visible to members only.")

@@ -53,7 +53,7 @@ def config(**options: Any) -> dict[str, Any]:
         "js": [],
         "legend_at_bottom": True,
         "legend_at_bottom_columns": 2,
-        "truncate_legend": -1,
+        "truncate_legend": 16,  # a long name is cut ("…") to fit its column, not drawn over the next one
         "truncate_label": -1,
         "show_x_guides": False,
         "margin": 8,

@@ -1,27 +1,60 @@
 """Public pages that show results: an event (standings), a player (statistics), a game (hand log).
 
-Readable by anyone who may see the event; members-only events need a login."""
+Readable by anyone who may see the event; members-only events need a login: an anonymous visitor is
+sent to the login page (and back), a logged-in one who may not see the page gets a 404."""
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from league.collation import sorted_by_name
 from league.forms import preset_label
 from league.models import Player, Registration
-from league.permissions import visible_event_or_404, visible_events
+from league.permissions import (
+    LoginRequired,
+    require_login_for_members_game,
+    visible_event_or_404,
+    visible_events,
+)
 from scoring.charts import game as game_charts
 from scoring.charts import player as player_charts
+from scoring.exports.csvfile import csv_response
 from scoring.filters import StandingsFilter
 from scoring.models import RatingChange
 from scoring.ratings import current_ratings
 from scoring.selectors import game_view, visible_game_or_404
 from scoring.standings import latest_games, standings
 from scoring.statistics import player_page
-from scoring.tables import UNRANKED_PREFIX, configured_tables, export_rows, to_csv
+from scoring.tables import UNRANKED_PREFIX, configured_tables, csv_rows, export_rows
+
+View = Callable[..., HttpResponse]
 
 
+def login_for_members_only(view: View) -> View:
+    """Send an anonymous visitor of a members-only page to the login page, with ``?next=`` back here.
+
+    A 404 would tell a member who followed a link that the page does not exist, with no hint that
+    logging in shows it."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except LoginRequired:
+            return redirect_to_login(request.get_full_path())
+
+    return wrapped
+
+
+@login_for_members_only
 def game(request: HttpRequest, pk: int) -> HttpResponse:
     """A game: players, result, hand log and the chart of the scores through the hands."""
+    require_login_for_members_game(request.user, pk)
     hanchan = visible_game_or_404(request.user, pk)
     view = game_view(hanchan)
     return render(
@@ -31,6 +64,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@login_for_members_only
 def event(request: HttpRequest, slug: str) -> HttpResponse:
     """An event: its standings (filtered, sortable, paged, downloadable as the same CSV), its latest games,
     then club, dates, rules in words and registered players."""
@@ -45,7 +79,10 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     for key in ("sort", f"{UNRANKED_PREFIX}sort"):
         if request.GET.get(key):
             query[key] = request.GET[key]
-    registrations = Registration.objects.filter(event=event).select_related("player")
+    # Sorted as a reader expects ("Léa" before "Lukas"), not by code point as the database would.
+    registrations = sorted_by_name(
+        Registration.objects.filter(event=event).select_related("player"), lambda r: r.player.display_name
+    )
     return render(
         request,
         "scoring/public/event.html",
@@ -64,6 +101,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@login_for_members_only
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as CSV: the rows, columns, values and order of the page with the same query string,
     every page at once. Invalid filters answer 400 with the reason rather than a CSV of something else."""
@@ -72,9 +110,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     if not filters.is_valid():
         return HttpResponse(filters.first_error(), status=400, content_type="text/plain; charset=utf-8")
     tables = configured_tables(request, standings(event, **filters.options()), paginate=False)
-    response = HttpResponse(to_csv(export_rows(tables)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-standings.csv"'
-    return response
+    return csv_response(csv_rows(export_rows(tables)), f"{event.slug}-standings.csv")
 
 
 def player(request: HttpRequest, pk: int) -> HttpResponse:
@@ -104,6 +140,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@login_for_members_only
 def ratings(request: HttpRequest, slug: str) -> HttpResponse:
     """An event's ratings: its players by current Tenhou R and by OpenSkill, counting this event only."""
     event = visible_event_or_404(request.user, slug)

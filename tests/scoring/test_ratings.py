@@ -272,7 +272,8 @@ def test_members_only_ratings_need_a_login(event, players, organiser, player_use
     event.visibility = Event.Visibility.MEMBERS
     event.save()
     url = reverse("scoring:ratings", args=[event.slug])
-    assert Client().get(url).status_code == 404
+    response = Client().get(url)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     member = Client()
     member.force_login(player_user)
     assert member.get(url).status_code == 200
