@@ -44,6 +44,22 @@ def _check_played_on(played_on: Any) -> date:
     return played_on
 
 
+def _check_free_in_round(event: Event, round_number: int, players: Sequence[Player]) -> None:
+    """A player sits at one table per round: the seating services keep that invariant, and a table
+    started by hand in a round must too."""
+    clash = (
+        Seat.objects.filter(hanchan__event=event, hanchan__round_number=round_number, player__in=players)
+        .select_related("player", "hanchan")
+        .order_by("hanchan__table_number")
+        .first()
+    )
+    if clash is not None:
+        raise ValidationError(
+            gettext("%(player)s is already seated at table %(table)s in round %(round)s.")
+            % {"player": clash.player, "table": clash.hanchan.table_number, "round": round_number}
+        )
+
+
 @transaction.atomic
 def start_game(
     *,
@@ -63,12 +79,20 @@ def start_game(
         raise ValidationError("A game needs four players, one in each seat.")
     if len({p.pk for p in players}) != 4:
         raise ValidationError("A player can sit in only one seat of a game.")
-    registered = set(
-        Registration.objects.filter(event=event, player__in=players).values_list("player_id", flat=True)
+    registrations = dict(
+        Registration.objects.filter(event=event, player__in=players).values_list("player_id", "withdrawn_at")
     )
-    missing = [str(p) for p in players if p.pk not in registered]
+    missing = [str(p) for p in players if p.pk not in registrations]
     if missing:
         raise ValidationError(f"Not registered in {event}: {', '.join(missing)}.")
+    withdrawn = [str(p) for p in players if registrations[p.pk] is not None]
+    if withdrawn:
+        raise ValidationError(
+            gettext("Withdrawn from %(event)s, so not in new games: %(players)s.")
+            % {"event": event, "players": ", ".join(withdrawn)}
+        )
+    if round_number is not None:
+        _check_free_in_round(event, round_number, players)
     if entry_mode not in Hanchan.EntryMode.values:
         raise ValidationError({"entry_mode": "Choose hand by hand or final scores."})
     played_on = default_played_on(event) if played_on is None else _check_played_on(played_on)

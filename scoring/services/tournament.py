@@ -197,7 +197,11 @@ def eligible_substitutes(event: Event, *, from_round: int | None = None) -> Any:
     )
     seated = Seat.objects.filter(hanchan__event=event, hanchan__round_number__in=list(rounds))
     return (
-        Player.objects.filter(registrations__event=event, registrations__dropped_out=False)
+        Player.objects.filter(
+            registrations__event=event,
+            registrations__dropped_out=False,
+            registrations__withdrawn_at__isnull=True,
+        )
         .exclude(pk__in=seated.values("player_id"))
         .order_by("display_name")
     )
@@ -362,6 +366,11 @@ def replace_player(
     taking_over = Registration.objects.filter(event=event, player=substitute).first()
     if taking_over is None:
         raise ValidationError({"substitute": f"Register {substitute} (as a substitute) first."})
+    if taking_over.withdrawn_at is not None:
+        message = _("%(player)s has withdrawn from the event: choose someone still playing.") % {
+            "player": substitute
+        }
+        raise ValidationError({"substitute": message})
     if taking_over.dropped_out:
         message = _("%(player)s has dropped out: choose someone still playing.") % {"player": substitute}
         raise ValidationError({"substitute": message})

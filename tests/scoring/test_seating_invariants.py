@@ -284,3 +284,53 @@ def test_random_seating_changes_keep_each_player_once_per_round(seated_tournamen
                 assert snapshot(event) == before, f"refused {step} changed something"
             assert_invariant(event)
         transaction.set_rollback(True)
+
+
+def test_a_table_started_by_hand_in_a_round_cannot_seat_a_player_seated_there(club, organiser):
+    """start_game with a round number keeps the same invariant as the seating services."""
+    event = make_tournament(club, 8, n_substitutes=0)
+    tournament.seat_tournament(event=event, rounds=1, user=organiser)
+    bob = seated(event, 1, 2, 1)
+    extra = [Player.objects.create(display_name=f"Extra {i}", club=club) for i in range(3)]
+    for player in extra:
+        Registration.objects.create(event=event, player=player)
+    before = snapshot(event)
+    with pytest.raises(ValidationError) as caught:
+        services.start_game(
+            event=event, players=[*extra, bob], user=organiser, round_number=1, table_number=3
+        )
+    assert caught.value.messages == [f"{bob} is already seated at table 2 in round 1."]
+    assert snapshot(event) == before
+
+
+def test_a_withdrawn_player_is_neither_offered_nor_accepted_as_a_substitute(client_in, club, organiser):
+    event = make_tournament(club, 8, n_substitutes=2)
+    tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    spare, gone = (
+        r.player for r in Registration.objects.filter(event=event, is_substitute=True).order_by("pk")
+    )
+    Registration.objects.filter(event=event, player=gone).update(withdrawn_at="2025-07-11T10:00:00Z")
+    assert list(tournament.eligible_substitutes(event)) == [spare]
+    before = snapshot(event)
+    with pytest.raises(ValidationError) as caught:
+        tournament.replace_player(
+            event=event,
+            player=seated(event, 1, 1, 0),
+            substitute=gone,
+            from_round=1,
+            user=organiser,
+            reason="ill",
+        )
+    assert caught.value.message_dict["substitute"] == [
+        f"{gone} has withdrawn from the event: choose someone still playing."
+    ]
+    assert snapshot(event) == before
+
+
+def test_a_withdrawn_player_cannot_be_put_in_a_new_game(club, organiser):
+    event = make_tournament(club, 8, n_substitutes=0)
+    players = [r.player for r in Registration.objects.filter(event=event).order_by("pk")[:4]]
+    Registration.objects.filter(event=event, player=players[0]).update(withdrawn_at="2025-07-11T10:00:00Z")
+    with pytest.raises(ValidationError, match="Withdrawn from"):
+        services.start_game(event=event, players=players, user=organiser)
+    assert not Hanchan.objects.filter(event=event).exists()
