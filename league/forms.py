@@ -18,6 +18,7 @@ from scoring.engine import PRESETS, SETTINGS, Ruleset, RulesetError, make_rulese
 
 from .countries import country_choices
 from .models import Event, Player
+from .services import EVENT_DETAILS
 
 DEFAULT_PRESET = "ema2016"
 
@@ -258,20 +259,7 @@ class EventDetailsForm(forms.Form):
         "substitute_fixed_result": 0,
         "ema_days": 1,
     }
-    DETAILS = (
-        "name",
-        "start_date",
-        "end_date",
-        "city",
-        "country",
-        "visibility",
-        "min_games",
-        "tie_break",
-        "substitute_credit",
-        "substitute_fixed_result",
-        "ema_days",
-        "ema_qualification",
-    )
+    DETAILS = EVENT_DETAILS  # the fields update_event accepts: one list for the form and the service
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

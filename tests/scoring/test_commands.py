@@ -10,13 +10,11 @@ import json
 import random
 from collections import Counter
 from datetime import date
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db.models import Sum
 
 from league.models import Club, Event, Hanchan, Player, Registration
@@ -27,6 +25,7 @@ from scoring.models import Hand as HandRow
 from scoring.models import HandSeat, HistoryEntry, Penalty, SeatResult
 from scoring.models import Win as WinRow
 from tests.conftest import make_event
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
 
@@ -37,16 +36,6 @@ EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"  # the cont
 def _fast_passwords(settings):
     """The default hasher takes ~0.5 s a password, once per user the fixtures create."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of a management command."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def write(tmp_path: Path, name: str, data: Any) -> str:

@@ -19,11 +19,9 @@ import io
 import json
 from datetime import date
 from decimal import Decimal
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
@@ -33,21 +31,12 @@ from scoring import services
 from scoring.exports import EmaResultsExport
 from scoring.exports.csvfile import cell_text, csv_bytes, csv_response, csv_text
 from tests.conftest import make_event
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
 
 BOM = b"\xef\xbb\xbf"
 ZOE = "Zoé Lefèvre"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of a management command."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def rows_of(content: bytes) -> list[list[str]]:

@@ -87,12 +87,10 @@ import csv
 import io
 import json
 from datetime import date, datetime
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.db.models import F
 from django.test import Client
@@ -109,6 +107,7 @@ from scoring.models import Penalty, SeatResult
 from scoring.reconciliation import reconcile
 from scoring.services.tournament import replace_player, seat_tournament, swap_players
 from tests.conftest import make_event
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
 
@@ -148,16 +147,6 @@ ROUND_2 = [
     ((3, 7, 11, 15), (30000, 34000, 26000, 30000), 0),
     ((4, 8, 12, 16), (23000, 32000, 35000, 30000), 0),  # 16 = Pia, played by Sam on her behalf
 ]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of a management command."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def table(event: Event, round_number: int, table_number: int) -> Hanchan:

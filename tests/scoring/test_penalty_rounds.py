@@ -10,11 +10,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -25,19 +23,11 @@ from scoring.models import Penalty
 from scoring.selectors import current_round
 from scoring.standings import standings
 from tests.conftest import make_event
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
 
 SCORES = [40000, 30000, 30000, 20000]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
-from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -28,19 +26,11 @@ from scoring.services.hanchan import default_played_on, set_played_on
 from scoring.standings import latest_games, standings
 from scoring.statistics import game_results
 from tests.conftest import make_event
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
 
 SCORES = [40000, 30000, 30000, 20000]  # Ann +25000, Bob 0, Cho 0, Dan −25000 under EMA 2016
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def paper_game(event: Event, who: list[Player], user: Any, played_on: date | None = None) -> Hanchan:

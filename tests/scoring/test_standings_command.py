@@ -8,28 +8,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from league.models import Hanchan
 from scoring import services
 from scoring.engine import Hand, Win
+from tests.scoring.commands import run
 
 pytestmark = pytest.mark.django_db
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of a management command."""
-    out, err = StringIO(), StringIO()
-    try:
-        call_command(*args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        return int(exc.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def csv_output(event, *args: str) -> list[list[str]]:
