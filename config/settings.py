@@ -2,7 +2,7 @@
 
 Everything that differs between a laptop and a production server comes from the environment, so the
 same file serves both: ``DATABASE_URL`` (default: ``db.sqlite3`` beside ``manage.py``), ``SECRET_KEY``,
-``DEBUG`` and ``ALLOWED_HOSTS``.
+``DEBUG``, ``ALLOWED_HOSTS`` and ``TRUSTED_PROXY_COUNT``.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",  # Content-Security-Policy, Permissions-Policy
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -151,11 +152,27 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# What axes stores as the username is bounded (its column holds 255 characters, NUL is refused by
+# PostgreSQL): a hostile username is then a failed login, never a server error.
+AXES_USERNAME_CALLABLE = "config.login.axes_username"
+
+# Reverse proxies in front of the site (a TLS proxy on the same machine: 1). Only their headers are
+# believed: with N > 0 the client's address is the N-th X-Forwarded-For entry from the right (what the
+# outermost trusted proxy saw), and X-Forwarded-Proto says whether the request came over HTTPS. With 0
+# (the default) both headers are ignored, since any client could write them. django-ipware (axes'
+# optional resolver) is not installed, so axes asks ``config.proxy.client_ip``.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap4-responsive.html"
 
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

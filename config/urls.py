@@ -7,9 +7,11 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView, TemplateView
 
+from config.login import LoginForm
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("league.urls_public")),
     path("", include("scoring.urls_public")),
