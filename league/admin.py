@@ -1,11 +1,12 @@
-"""Django admin for clubs, players, events, registrations and hanchans — a staff back office.
+"""Django admin for clubs, players, events, registrations, hanchans and the history — a staff back office.
 
-Organisers work in the manage pages, where every change goes through a scoring service that replays the
-game and keeps history. The admin is for staff fixing data around that, so what the services own is
-read-only here: a game's status, version and final scores change only through finish/void/reopen and the
-final-scores form (they rewrite the cached results), and who sat where is fixed once a game exists
-(per-hand and per-seat cached rows name the players). This app may not import ``scoring``'s services
-(design.md: dependencies point one way), so it cannot re-derive those rows itself.
+Organisers work in the manage pages, where every change goes through a service that checks the rights,
+locks the game, checks its version, replays it and keeps history. The admin must not be a second write
+path around that: clubs, players, events and registrations are edited here (their forms run
+``full_clean``, the same validation as the services), but games, their seats and the history are
+read-only, each page linking to the manage page where the real change is made ("Edit on the game page").
+This app may not import ``scoring`` (design.md: dependencies point one way); ``scoring.admin`` reuses
+``ReadOnlyAdmin`` below for its own models.
 """
 
 from __future__ import annotations
@@ -15,9 +16,66 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy
 
-from .models import Club, Event, Hanchan, Player, Registration, Seat
+from .forms import EventAdminForm
+from .models import Club, Event, Hanchan, HistoryEntry, Player, Registration, Seat
+
+
+def game_manage_url(hanchan_id: int) -> str:
+    """The organisers' page of a game, where hands, final scores and corrections are entered."""
+    return reverse("scoring_manage:game", args=[hanchan_id])
+
+
+def event_manage_url(event: Event) -> str:
+    """The organisers' page of an event."""
+    return reverse("league_manage:event", args=[event.slug])
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows only the services write: shown, never added, changed or deleted here (a POST to a change
+    page is refused with 403), with a link to the manage page where the change is made for real.
+
+    Subclasses say where that page is (``manage_url``) and what the link says (``manage_text``).
+    """
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def manage_url(self, obj: Any) -> str | None:
+        """The manage page to change ``obj`` on; None when there is none."""
+        return None
+
+    def manage_text(self, obj: Any) -> str:
+        return gettext("Edit on the game page")
+
+    @admin.display(description=gettext_lazy("Where to change it"))
+    def manage_link(self, obj: Any) -> SafeString | str:
+        url = self.manage_url(obj) if obj is not None and obj.pk else None
+        if not url:
+            return gettext("Not changed by hand: the services write it.")
+        return format_html('<a href="{}" class="manage-link">{}</a>', url, self.manage_text(obj))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [*super().get_readonly_fields(request, obj), "manage_link"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = [f for f in super().get_fields(request, obj) if f != "manage_link"]
+        return ["manage_link", *fields]
 
 
 @admin.register(Club)
@@ -59,6 +117,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventAdminForm  # the ruleset's JSON is parsed without ever failing; the engine bounds it
     list_display = ["name", "slug", "kind", "club", "start_date", "end_date", "visibility", "preset"]
     list_filter = ["kind", "visibility", "club"]
     search_fields = ["name", "slug", "city", "club__name"]
@@ -113,31 +172,30 @@ class RegistrationAdmin(admin.ModelAdmin):
 
 
 class SeatInline(admin.TabularInline):
-    """The four seats. Chosen when the game is created; afterwards the cached per-hand and per-seat rows
-    name these players, so the seats are shown, not edited."""
+    """The four seats, shown: who sat where is chosen on the game page and fixed once the game exists
+    (the cached per-hand and per-seat rows name these players)."""
 
     model = Seat
     extra = 0
     max_num = 4
     fields = ["seat", "player", "on_behalf_of", "final_score"]
-    readonly_fields = ["final_score"]
-    autocomplete_fields = ["player", "on_behalf_of"]
-
-    def get_extra(self, request: HttpRequest, obj: Hanchan | None = None, **kwargs: Any) -> int:
-        return 4 if obj is None else 0
-
-    def has_change_permission(self, request: HttpRequest, obj: Hanchan | None = None) -> bool:
-        return obj is None and super().has_change_permission(request, obj)
+    readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Hanchan | None = None) -> bool:
-        return obj is None and super().has_add_permission(request, obj)
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Hanchan | None = None) -> bool:
+        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Hanchan | None = None) -> bool:
         return False
 
 
 @admin.register(Hanchan)
-class HanchanAdmin(admin.ModelAdmin):
+class HanchanAdmin(ReadOnlyAdmin):
+    """Games are started, scored, finished, voided and reopened on the game page, under the game's lock
+    and version check, with a history entry: here they are only shown."""
+
     list_display = [
         "id",
         "event",
@@ -158,36 +216,40 @@ class HanchanAdmin(admin.ModelAdmin):
         "=seats__player__ema_number",
     ]
     list_select_related = ["event"]
-    autocomplete_fields = ["event"]
-    raw_id_fields = ["entered_by"]
     date_hierarchy = "created_at"
     ordering = ["-created_at"]
     inlines = [SeatInline]
-    # Changed only by the scoring services, which re-derive the cached results with them.
-    readonly_fields = ["status", "version", "finished_at", "final_sticks", "created_at"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Hanchan | None = None) -> list[str]:
-        fields = list(self.readonly_fields)
-        if obj is not None:
-            fields += ["event", "entry_mode"]
-        return fields
+    def manage_url(self, obj: Hanchan) -> str:
+        return game_manage_url(obj.pk)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Hanchan]:
         return super().get_queryset(request).prefetch_related("seats__player")
-
-    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        # Bulk deletion would skip the per-game check below.
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
-
-    def has_delete_permission(self, request: HttpRequest, obj: Hanchan | None = None) -> bool:
-        """A game that counted is voided, never deleted; a game started by mistake may go."""
-        if obj is not None and obj.status != Hanchan.Status.IN_PROGRESS:
-            return False
-        return super().has_delete_permission(request, obj)
 
     @admin.display(description="players (E, S, W, N)")
     def players(self, obj: Hanchan) -> str:
         seats = sorted(obj.seats.all(), key=lambda s: s.seat)
         return ", ".join(s.player.display_name for s in seats)
+
+
+@admin.register(HistoryEntry)
+class HistoryEntryAdmin(ReadOnlyAdmin):
+    """The audit trail: written by the services, never edited (a history that can be rewritten proves
+    nothing). Each entry links to the page of its game, or of its event."""
+
+    list_display = ["at", "event", "hanchan_id", "user", "action", "summary", "reason"]
+    list_filter = ["action", "event"]
+    search_fields = ["summary", "reason", "action", "user__username", "=hanchan__id"]
+    list_select_related = ["event", "user"]
+    date_hierarchy = "at"
+    ordering = ["-at", "-id"]
+
+    def manage_url(self, obj: HistoryEntry) -> str:
+        if obj.hanchan_id is not None:
+            return game_manage_url(obj.hanchan_id)
+        return event_manage_url(obj.event)
+
+    def manage_text(self, obj: HistoryEntry) -> str:
+        if obj.hanchan_id is not None:
+            return gettext("Edit on the game page")
+        return gettext("Edit on the event page")

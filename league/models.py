@@ -278,3 +278,34 @@ class Seat(models.Model):
     def credited_player(self) -> Player:
         """Whose standings this seat counts for: the registered player a substitute stands in for."""
         return self.on_behalf_of or self.player
+
+
+class HistoryEntry(models.Model):
+    """One change to an event, its players or one of its games: who, when, what (old → new) and why.
+
+    The audit trail is "who did what when", a concern of every app, so the model lives here at the base
+    of the dependency graph: league's services write it as scoring's do (scoring may import league, never
+    the other way). The table keeps the name it was created with in scoring.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, null=True, blank=True, related_name="history"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=300)
+    reason = models.CharField(max_length=300, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "scoring_historyentry"
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "history entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"

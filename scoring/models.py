@@ -11,7 +11,11 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from league.models import Event, Hanchan, Player
+from league.models import Event, Hanchan, HistoryEntry, Player
+
+# HistoryEntry moved to league (the audit trail is a base concern league's services write too); it is
+# re-exported here so ``from scoring.models import HistoryEntry`` keeps working.
+__all__ = ["Hand", "HandSeat", "HistoryEntry", "Penalty", "RatingChange", "SeatResult", "Win"]
 
 
 class Hand(models.Model):
@@ -163,31 +167,6 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.result:+d} in {self.hanchan}"
-
-
-class HistoryEntry(models.Model):
-    """One change to a game or an event: who, when, what and why. The history organisers read."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
-    hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.CASCADE, null=True, blank=True, related_name="history"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    action = models.CharField(max_length=40)
-    summary = models.CharField(max_length=300)
-    reason = models.CharField(max_length=300, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name_plural = "history entries"
-
-    def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
 
 
 class RatingChange(models.Model):

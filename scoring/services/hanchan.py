@@ -185,12 +185,31 @@ def record_final_scores(
         raise ValidationError({"sticks": message} if exc.field == "sticks" else message) from None
     seats = {s.seat: s for s in game.seats.all()}
     before = [seats[i].final_score for i in range(4)]
+    corrected = game.status == Hanchan.Status.FINISHED
+    chombos_before, chombo_points_before = _chombo_state(game, seats)
+    game_sticks_before = game.final_sticks
+    changes_something = (
+        before != list(scores)
+        or game_sticks_before != sticks
+        or (chombos is not None and list(chombos) != chombos_before)
+    )
+    if corrected and changes_something and not (reason or "").strip():
+        # A finished game counts in the standings: changing it is a correction, kept with its reason,
+        # as a corrected hand is.
+        raise ValidationError(
+            {
+                "reason": gettext(
+                    "Reason: this game is finished, so changing its scores, sticks or chombos is a "
+                    "correction: say why (the game's history keeps it)."
+                )
+            }
+        )
     for i, score in enumerate(scores):
         seats[i].final_score = score
     Seat.objects.bulk_update(list(seats.values()), ["final_score"])
     if chombos is not None:
         _set_chombos(game, seats, chombos, user)
-    corrected = game.status == Hanchan.Status.FINISHED
+    chombos_after, chombo_points_after = _chombo_state(game, seats)
     dated_before = game.played_on
     redated = played_on is not None and played_on != dated_before
     bump(
@@ -201,12 +220,31 @@ def record_final_scores(
         **({"played_on": played_on} if redated else {}),
     )
     refresh(game)
-    summary = " / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else "")
-    after: dict[str, Any] = {"scores": list(scores), "sticks": sticks}
+    old: dict[str, Any] = {
+        "scores": before,
+        "sticks": game_sticks_before,
+        "chombos": chombos_before,
+        "chombo_penalties": chombo_points_before,
+    }
+    new: dict[str, Any] = {
+        "scores": list(scores),
+        "sticks": sticks,
+        "chombos": chombos_after,
+        "chombo_penalties": chombo_points_after,
+    }
+    parts: list[str] = []
+    if corrected:
+        parts.append(history.changes(old, new)[2])  # only what changed, as "field: old → new"
+    else:
+        parts.append(" / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else ""))
+        if any(chombos_after) or chombos_after != chombos_before:
+            parts.append(history.changes(old, new, ["chombos", "chombo_penalties"])[2])
+    after: dict[str, Any] = dict(new)
     if redated:
         assert played_on is not None
-        summary += f"; played on {played_on.isoformat()} (was {dated_before.isoformat()})"
+        parts.append(f"played on {played_on.isoformat()} (was {dated_before.isoformat()})")
         after["played_on"] = played_on.isoformat()
+    summary = "; ".join(p for p in parts if p) or gettext("saved again, nothing changed")
     history.log(
         event=game.event,
         hanchan=game,
@@ -214,22 +252,40 @@ def record_final_scores(
         action="final scores corrected" if corrected else "final scores entered",
         summary=summary,
         reason=reason,
-        before=_before(corrected, before, dated_before if redated else None),
+        before=_before(corrected, old, dated_before if redated else None),
         after=after,
     )
     hanchan.refresh_from_db()
     return game
 
 
-def _before(corrected: bool, scores: list[int | None], played_on: date | None) -> dict[str, Any] | None:
-    """The history's "before" of a final-scores entry: the old scores of a correction, the old date of
-    a redated game; None when nothing was there before."""
+def _before(corrected: bool, old: dict[str, Any], played_on: date | None) -> dict[str, Any] | None:
+    """The history's "before" of a final-scores entry: the old scores, sticks, chombo counts and chombo
+    penalties of a correction; of a first entry, the chombos only when some were already given (on the
+    penalties page); the old date of a redated game; None when nothing was there before."""
     before: dict[str, Any] = {}
     if corrected:
-        before["scores"] = scores
+        before.update(old)
+    elif any(old["chombos"]):
+        before.update(chombos=old["chombos"], chombo_penalties=old["chombo_penalties"])
     if played_on is not None:
         before["played_on"] = played_on.isoformat()
     return before or None
+
+
+def _chombo_state(game: Hanchan, seats: dict[int, Seat]) -> tuple[list[int], list[int]]:
+    """Per seat (East first): how many active chombo penalties the seat's player has in this game, and
+    the points they take off (negative), so the history shows chombo changes as before → after."""
+    from scoring.models import Penalty
+
+    counts: dict[int, int] = {}
+    points: dict[int, int] = {}
+    rows = Penalty.objects.filter(hanchan=game, kind=Penalty.Kind.CHOMBO, cancelled=False)
+    for player_id, value in rows.values_list("player_id", "points"):
+        counts[player_id] = counts.get(player_id, 0) + 1
+        points[player_id] = points.get(player_id, 0) + value
+    players = [seats[i].on_behalf_of_id or seats[i].player_id for i in range(4)]
+    return [counts.get(p, 0) for p in players], [points.get(p, 0) for p in players]
 
 
 def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], user: Any) -> None:

@@ -1,36 +1,12 @@
-"""The audit trail: every service writes one entry saying who did what, when and why."""
+"""The audit trail, as scoring's services know it: a thin re-export of ``league.history``.
+
+The model and the helper live in league (league's services write history too, and league may not
+import scoring); scoring's callers keep writing ``history.log(...)`` through this module.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from league.history import acting_user, changes, clip, entry, jsonable, log, log_many
+from league.models import HistoryEntry
 
-from league.models import Event, Hanchan
-from scoring.models import HistoryEntry
-
-
-def acting_user(user: Any) -> Any:
-    """The user to record as having done something: None for an anonymous user (or none at all)."""
-    return user if getattr(user, "is_authenticated", False) else None
-
-
-def log(
-    *,
-    event: Event,
-    user: Any,
-    action: str,
-    summary: str,
-    hanchan: Hanchan | None = None,
-    reason: str = "",
-    before: Any = None,
-    after: Any = None,
-) -> HistoryEntry:
-    return HistoryEntry.objects.create(
-        event=event,
-        hanchan=hanchan,
-        user=acting_user(user),
-        action=action,
-        summary=summary[:300],
-        reason=(reason or "")[:300],
-        before=before,
-        after=after,
-    )
+__all__ = ["HistoryEntry", "acting_user", "changes", "clip", "entry", "jsonable", "log", "log_many"]

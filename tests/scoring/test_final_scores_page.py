@@ -84,3 +84,68 @@ def test_hand_entry_page_does_not_load_the_total_script(client, organiser, event
         "final-scores-total.js"
         not in client.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
     )
+
+
+# -- corrections through the page: a reason, and what changed in the game's history ------------------------
+
+
+def _scores_post(game: Hanchan, scores: list[int], **extra: object) -> dict[str, object]:
+    data: dict[str, object] = {f"score_{i}": s for i, s in enumerate(scores)}
+    return data | {"sticks": 0, "version": game.version} | extra
+
+
+@pytest.fixture
+def finished(client, organiser, event, players):
+    client.force_login(organiser)
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(hanchan=game, scores=[40000, 32000, 28000, 20000], user=organiser)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_correction_without_a_reason_is_refused_on_the_reason_field(client, finished):
+    url = reverse("scoring_manage:final_scores", args=[finished.pk])
+    response = client.post(url, _scores_post(finished, [20000, 32000, 28000, 40000]))
+    assert response.status_code == 422
+    text = response.content.decode()
+    assert "this game is finished, so changing its scores" in text
+    assert 'id="final-scores-reason-help"' in text
+    assert [s.final_score for s in finished.seats.order_by("seat")] == [40000, 32000, 28000, 20000]
+
+    response = client.post(url, _scores_post(finished, [20000, 32000, 28000, 40000], reason="wrong slip"))
+    assert response.status_code == 302
+    page = client.get(reverse("scoring_manage:game", args=[finished.pk])).content.decode()
+    assert "scores: 40000/32000/28000/20000 → 20000/32000/28000/40000" in page
+    assert "wrong slip" in page
+
+
+def test_a_chombo_correction_on_the_page_lists_the_penalties(client, finished):
+    url = reverse("scoring_manage:final_scores", args=[finished.pk])
+    post = _scores_post(finished, [40000, 32000, 28000, 20000], chombo_3="1", reason="chombo at south 4")
+    assert client.post(url, post).status_code == 302
+    page = client.get(reverse("scoring_manage:game", args=[finished.pk])).content.decode()
+    assert "chombos: 0/0/0/0 → 0/0/0/1" in page
+    assert "chombo penalties: 0/0/0/0 → 0/0/0/-20000" in page
+
+
+def test_chombos_posted_where_they_are_paid_at_the_table_are_an_error_not_a_crash(
+    client, organiser, club, players
+):
+    from league.models import Registration
+    from tests.conftest import make_event
+
+    event = make_event(club, "ema2016", slug="paid-at-table", chombo="reverse_mangan")
+    for player in players[:4]:
+        Registration.objects.create(event=event, player=player)
+    client.force_login(organiser)
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    url = reverse("scoring_manage:final_scores", args=[game.pk])
+    response = client.post(url, _scores_post(game, [40000, 32000, 28000, 20000], chombo_1="1"))
+    assert response.status_code == 422
+    assert "a chombo is paid at the table" in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.IN_PROGRESS

@@ -1,0 +1,136 @@
+"""The audit trail: every service writes one entry saying who did what, when, what changed and why.
+
+It lives in league because both apps write it: league's services (events, players, registrations) and
+scoring's (games, hands, penalties, rules). ``scoring.services.history`` re-exports it, so scoring's
+callers are unchanged. An entry stores ``before``/``after`` as JSON and a summary naming each changed
+field as "name: old → new", so the history says what changed, not only that something did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from .models import Event, Hanchan, HistoryEntry
+
+SUMMARY_LENGTH = 300  # HistoryEntry.summary
+REASON_LENGTH = 300  # HistoryEntry.reason
+
+
+def acting_user(user: Any) -> Any:
+    """The user to record as having done something: None for an anonymous user (or none at all)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as the JSON column stores it: dates as ISO text, a country as its code, sequences as
+    lists; so that ``before`` and ``after`` compare and read the same after a round trip."""
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if hasattr(value, "code") and not isinstance(value, (str, bytes)):  # django-countries' Country
+        return value.code or ""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value as the summary shows it: an empty value is an em dash, not a blank."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "/".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return "{…}"  # a ruleset: the before/after JSON holds it whole
+    return str(value)
+
+
+def changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], fields: Iterable[str] | None = None
+) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """The fields that differ between ``before`` and ``after``: (old values, new values, summary).
+
+    The summary lists each changed field as ``name: old → new`` (underscores read as spaces), in the
+    order of ``fields`` (or of ``after``), separated by "; "."""
+    names = list(fields) if fields is not None else list(after)
+    old: dict[str, Any] = {}
+    new: dict[str, Any] = {}
+    parts: list[str] = []
+    for name in names:
+        a, b = jsonable(before.get(name)), jsonable(after.get(name))
+        if a == b:
+            continue
+        old[name], new[name] = a, b
+        label = name.replace("_", " ")
+        if isinstance(a, dict) and isinstance(b, dict):  # a ruleset: name the settings that changed
+            inner = changes(a, b, [*a, *(k for k in b if k not in a)])[2]
+            parts.append(f"{label}: {inner}")
+        else:
+            parts.append(f"{label}: {_shown(a)} → {_shown(b)}")
+    return old, new, "; ".join(parts)
+
+
+def clip(text: str, length: int = SUMMARY_LENGTH) -> str:
+    """``text`` cut to the column's length, with an ellipsis when something was cut."""
+    text = text or ""
+    return text if len(text) <= length else text[: length - 1] + "…"
+
+
+def entry(
+    *,
+    event: Event,
+    user: Any,
+    action: str,
+    summary: str,
+    hanchan: Hanchan | None = None,
+    reason: str = "",
+    before: Any = None,
+    after: Any = None,
+) -> HistoryEntry:
+    """An unsaved history entry, its texts cut to their columns (see ``log`` and ``log_many``)."""
+    return HistoryEntry(
+        event=event,
+        hanchan=hanchan,
+        user=acting_user(user),
+        action=action[:40],
+        summary=clip(summary),
+        reason=(reason or "")[:REASON_LENGTH],
+        before=jsonable(before),
+        after=jsonable(after),
+    )
+
+
+def log(
+    *,
+    event: Event,
+    user: Any,
+    action: str,
+    summary: str,
+    hanchan: Hanchan | None = None,
+    reason: str = "",
+    before: Any = None,
+    after: Any = None,
+) -> HistoryEntry:
+    """Write one history entry; the caller holds the transaction of the change it records."""
+    made = entry(
+        event=event,
+        hanchan=hanchan,
+        user=user,
+        action=action,
+        summary=summary,
+        reason=reason,
+        before=before,
+        after=after,
+    )
+    made.save()
+    return made
+
+
+def log_many(entries: Iterable[HistoryEntry]) -> list[HistoryEntry]:
+    """Write several entries in one query (a pasted list of players: one entry per player)."""
+    return HistoryEntry.objects.bulk_create(list(entries), batch_size=500)
