@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from .models import Club, Event, Hanchan
+from .models import Club, Event, Hanchan, Player
 
 
 def managed_clubs(user: Any) -> QuerySet[Club]:
@@ -73,3 +73,28 @@ def require_login_for_members_game(user: Any, pk: int) -> None:
         return
     if Hanchan.objects.filter(pk=pk, event__visibility=Event.Visibility.MEMBERS).exists():
         raise LoginRequired("This game belongs to an event visible to members only.")
+
+
+def played_by(player: Player) -> Q:
+    """Events in which ``player`` plays: registered, seated, or replaced by a substitute at a table."""
+    return (
+        Q(registrations__player=player)
+        | Q(hanchans__seats__player=player)
+        | Q(hanchans__seats__on_behalf_of=player)
+    )
+
+
+def require_visible_player(user: Any, player: Player) -> None:
+    """Raise unless ``player`` plays in an event the visitor may see (one query when they do).
+
+    A player page shows a person's name, club, country and EMA number: it is only as public as the
+    events they play in. A player of members-only events only is :class:`LoginRequired` for an anonymous
+    visitor (as the events' own pages are), and a 404 for anyone who may see none of their events,
+    including a player who plays nowhere yet. Player ids are sequential, so a page that answered
+    otherwise would list every member of every club.
+    """
+    if visible_events(user).filter(played_by(player)).exists():
+        return
+    if not user.is_authenticated and Event.objects.filter(played_by(player)).exists():
+        raise LoginRequired("This player plays in events visible to members only.")
+    raise Http404("No such player in an event you can see.")

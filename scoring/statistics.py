@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import groupby
 
-from django.db.models import Avg, Count, F, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Exists, F, Q, QuerySet, Sum
 from django.http import Http404
 
 from league.models import Event, Hanchan, Player, Registration
-from scoring.models import HandSeat, SeatResult
-from scoring.ratings import RatingPoint, rating_history
+from scoring.models import HandSeat, RatingChange, SeatResult
+from scoring.ratings import Rating, RatingPoint, rate_game, rating_history
 
 FINISHED = Hanchan.Status.FINISHED
 HANDS = Hanchan.EntryMode.HANDS
@@ -305,6 +306,74 @@ def player_statistics(player: Player, events: QuerySet[Event]) -> PlayerStatisti
     )
 
 
+# -- lifetime ratings over the visible events ----------------------------------------------------------
+
+
+def _hidden_results(visible: QuerySet[Event]) -> QuerySet[SeatResult]:
+    """Seat results of the events the visitor may not see (through the small events table first, so
+    that the seat results are found by their event index)."""
+    return SeatResult.objects.filter(event__in=Event.objects.exclude(pk__in=visible.values("pk")))
+
+
+def lifetime_ratings(player: Player, visible: QuerySet[Event]) -> dict[str, list[RatingPoint]]:
+    """The player's lifetime rating history as if the events the visitor may not see did not exist.
+
+    A stored lifetime rating counts every game of every event, so for a visitor who may not see them
+    it would tell that members-only games exist and how they went (a jump in R between two visible
+    games, a game count larger than the games listed). When no event is hidden from this visitor (one
+    query: the history itself, with an "anything hidden?" flag), the stored rows are those numbers;
+    otherwise the visible games are rated again in memory with the same pure functions
+    (:func:`scoring.ratings.rate_game`) and in the same order (finish time, then game), up to the
+    player's last visible game.
+    """
+    rows = list(
+        RatingChange.objects.filter(event__isnull=True, player=player, hanchan__event__in=visible)
+        .annotate(hidden=Exists(_hidden_results(visible)))
+        .order_by("at", "hanchan_id")
+        .values_list("system", "hanchan_id", "at", "games", "before", "after", "hidden")
+    )
+    history: dict[str, list[RatingPoint]] = {system: [] for system in RatingChange.System.values}
+    if not rows:
+        return history  # no visible rated game: nothing to show, hidden or not
+    if not rows[0][-1]:
+        for system, hanchan_id, at, games, before, after, _hidden in rows:
+            history[system].append(RatingPoint(hanchan_id, at, games, before, after))
+        return history
+    return _rated_again(player, visible, until=max(row[2] for row in rows))
+
+
+def _rated_again(
+    player: Player, visible: QuerySet[Event], *, until: datetime
+) -> dict[str, list[RatingPoint]]:
+    """Rate every visible finished game up to ``until`` again, keeping ``player``'s points (one query).
+
+    Mirrors ``scoring.ratings._rebuild_scope``: four distinct credited players or the game is skipped."""
+    seats = (
+        SeatResult.objects.filter(event__in=visible, finished_at__lte=until)
+        .order_by("finished_at", "hanchan_id", "seat")
+        .values_list("hanchan_id", "player_id", "place", "finished_at")
+    )
+    tenhou, openskill = RatingChange.System.TENHOU.value, RatingChange.System.OPENSKILL.value
+    history: dict[str, list[RatingPoint]] = {system: [] for system in RatingChange.System.values}
+    states: dict[int, Rating] = {}
+    for hanchan_id, group in groupby(seats.iterator(), key=lambda row: row[0]):
+        table = list(group)
+        players = [row[1] for row in table]
+        if len(table) != 4 or len(set(players)) != 4:
+            continue
+        before = [states.get(p) or Rating() for p in players]
+        after = rate_game(before, [row[2] for row in table])
+        for player_id, old, new in zip(players, before, after, strict=True):
+            states[player_id] = new
+            if player_id == player.pk:
+                at = table[0][3]
+                history[tenhou].append(RatingPoint(hanchan_id, at, new.tenhou_games, old.tenhou, new.tenhou))
+                history[openskill].append(
+                    RatingPoint(hanchan_id, at, new.openskill_games, old.openskill, new.openskill)
+                )
+    return history
+
+
 @dataclass(frozen=True)
 class PlayerPage:
     """The player page's data: the events to choose from, the chosen one (None: every visible event),
@@ -322,7 +391,8 @@ def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None
     ``visible`` are the events the visitor may see (``league.permissions.visible_events``);
     ``event_slug`` chooses one of the visible events the player is registered in; any other slug — an
     unknown event, or a members-only one for an anonymous visitor — is a 404, so that the page does not
-    tell which hidden events exist. Members-only events count only for visitors who may see them.
+    tell which hidden events exist. Members-only events count only for visitors who may see them:
+    results, head-to-head, the game list and the ratings too (:func:`lifetime_ratings`).
     """
     registrations = list(
         Registration.objects.filter(player=player, event__in=visible)
@@ -339,5 +409,10 @@ def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None
         registrations=registrations,
         event=event,
         statistics=player_statistics(player, events),
-        ratings=rating_history(player, event=event, visible_events=visible),
+        # An event's own ratings count only its games; lifetime ones are limited to the visible events.
+        ratings=(
+            rating_history(player, event=event, visible_events=visible)
+            if event
+            else lifetime_ratings(player, visible)
+        ),
     )

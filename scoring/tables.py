@@ -111,11 +111,20 @@ SIGNED_FIGURE = re.compile(r"[+\u2212]\d+(?:\.\d+)?")
 """A signed figure as the page shows it (``+23.4``, ``−20.0`` with U+2212): text to a spreadsheet."""
 
 
+TEXT_COLUMNS = frozenset({list(StandingsTable.base_columns).index("name")})
+"""Columns that are text whatever they look like: a player named ``+12`` stays ``+12``."""
+
+
 def csv_rows(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
     """The exported rows with every signed figure as the number it is (``+23.4`` → 23.4, ``−20.0`` →
     -20.0), so that the CSV writes it plainly; every other cell (names, ranks, blanks) as it is."""
     return [
-        [Decimal(v.replace("\u2212", "-").lstrip("+")) if SIGNED_FIGURE.fullmatch(v) else v for v in row]
+        [
+            Decimal(v.replace("\u2212", "-").lstrip("+"))
+            if i not in TEXT_COLUMNS and SIGNED_FIGURE.fullmatch(v)
+            else v
+            for i, v in enumerate(row)
+        ]
         for row in rows
     ]
 

@@ -3,8 +3,16 @@
 - **Plain numbers**: ints, floats and Decimals are written as a spreadsheet parses them: an ASCII hyphen
   for a negative (``-20.0``), never a ``+`` sign nor the typographic minus U+2212 (Excel and LibreOffice
   read ``+12.5`` and ``−20.0`` as text, so the column no longer sums or sorts), never an exponent.
-- **Text stays text**: a ``str`` is written exactly as given. An EMA number is a string (``"04390002"``)
+- **Text stays text**: a ``str`` is written as given. An EMA number is a string (``"04390002"``)
   everywhere in Tenbou, so its leading zeros are written as they are, never turned into ``4390002``.
+- **Text never runs as a formula** (OWASP "CSV injection"): a spreadsheet runs a cell starting with ``=``,
+  ``+``, ``-`` or ``@`` (and, in some, a tab or carriage return before one) as a formula, so a player
+  named ``=HYPERLINK("http://evil.example/","Click me")`` would be a live link in the organiser's
+  spreadsheet. Such a ``str`` is written behind a single quote (``'=HYPERLINK(…)``), which every
+  spreadsheet shows as text. Only strings are touched: a real negative number is an ``int``, ``float``
+  or ``Decimal`` and stays a number a spreadsheet sums (``-20.0``). Every CSV goes through
+  :func:`cell_text`, so this holds for the standings download, the EMA report and ``standings --format
+  csv`` alike.
 - **UTF-8 with a byte-order mark** in every file a person opens (HTTP downloads, files written with
   ``--output``): without the BOM Excel reads UTF-8 as the local code page and garbles ``Zoé Lefèvre``.
   Standard output has no BOM: scripts read it, and game-record.md's command contract says nothing of one.
@@ -28,16 +36,24 @@ CONTENT_TYPE = "text/csv; charset=utf-8"
 
 Cell = str | int | float | Decimal | date | None
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a text cell as a formula (OWASP's list for CSV injection)."""
+
+
+def neutralise(text: str) -> str:
+    """``text`` as a spreadsheet shows it but never runs it: behind a ``'`` when it starts like a formula."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
 
 def cell_text(value: Cell) -> str:
     """One cell as CSV text: a number plainly (``-20.0``, ``12.5``, ``36000``), a date as ISO 8601,
-    a blank as empty, a string unchanged."""
+    a blank as empty, a string as given unless it would start a formula (then behind a ``'``)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         raise TypeError("csv cell: a bool is neither a number nor text; write it as a string")
     if isinstance(value, str):
-        return value
+        return neutralise(value)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):

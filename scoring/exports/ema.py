@@ -33,6 +33,9 @@ Decisions worth knowing (the EMA's reviewers read these files, so they are state
   as ``Key,Value`` lines, one empty line, then the grid with its header row.
 - **XLSX**: the same rows in the same cells: numbers as numbers, dates as dates (shown ``yyyy-mm-dd``),
   the EMA number as text (number format ``@``) so that its leading zeros survive, the grid header bold.
+- **Names are data, never formulas**: a name such as ``=HYPERLINK("http://evil.example/","Click me")``
+  is written behind a ``'`` in the CSV (:mod:`scoring.exports.csvfile`) and as a string cell in the XLSX
+  (openpyxl would otherwise store it as a live formula); a real negative score stays a number in both.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from datetime import date
 from functools import cached_property
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 
 from league.countries import EMA_PREFIXES, ema_code
@@ -163,6 +167,14 @@ def player_country(player: Player) -> str:
     return code
 
 
+def xlsx_value(value: Cell) -> Cell:
+    """A value as the XLSX cell holds it: a string without the control characters XML cannot carry
+    (shown as U+FFFD, so that a stray byte in a name never makes the export fail), anything else as is."""
+    if isinstance(value, str):
+        return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+    return value
+
+
 class EmaResultsExport:
     """The EMA results report of one tournament: header block and grid, as CSV or XLSX."""
 
@@ -280,8 +292,11 @@ class EmaResultsExport:
             if not line:
                 continue  # the empty line stays an empty row
             for column, value in enumerate(line, start=1):
-                cell = sheet.cell(row=index, column=column, value=value)
-                if isinstance(value, date):
+                cell = sheet.cell(row=index, column=column, value=xlsx_value(value))
+                if isinstance(value, str):
+                    # openpyxl makes any str starting with "=" a formula: a text cell is never one.
+                    cell.data_type = "s"
+                elif isinstance(value, date):
                     cell.number_format = "yyyy-mm-dd"
             if tuple(line) == COLUMNS:
                 grid_header = index

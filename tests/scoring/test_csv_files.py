@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -24,6 +25,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from league.models import Event, Hanchan, Player, Registration
@@ -89,12 +92,29 @@ def open_cup(club, organiser) -> Event:
         (-36000, "-36000"),
         (0, "0"),
         ("04390002", "04390002"),
-        ("+12.5", "+12.5"),  # text is written as given: only numbers are formatted
+        ("+12.5", "'+12.5"),  # text is never formatted as a number, and never starts a formula
+        ("Ann-Marie", "Ann-Marie"),  # a formula character inside a name is harmless
         (date(2025, 3, 15), "2025-03-15"),
         (None, ""),
     ],
 )
 def test_cell_text_writes_numbers_plainly_and_text_as_given(value, text):
+    assert cell_text(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ('=HYPERLINK("http://evil.example/","Click me")', '\'=HYPERLINK("http://evil.example/","Click me")'),
+        ("+1+1", "'+1+1"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+        ("\t=1+1", "'\t=1+1"),
+        ("\r=1+1", "'\r=1+1"),
+        ("-20.0", "'-20.0"),  # a str is text, even when it reads like a number
+    ],
+)
+def test_text_that_would_start_a_formula_is_quoted(value, text):
     assert cell_text(value) == text
 
 
@@ -184,3 +204,82 @@ def test_ema_xlsx_keeps_the_ema_number_as_text(open_cup):
     # And in the CSV of the same report (a file: with its BOM), the same 8-digit string.
     rows = rows_of(EmaResultsExport(open_cup).render("csv").data)
     assert ["Zoé", "Lefèvre", "04390002"] in [row[1:4] for row in rows]
+
+
+# -- formula injection, over every CSV and the XLSX --------------------------------------------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# Printable text (no surrogates, no control characters but the tab and CR the prefixes bring).
+NAME_TAIL = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=25)
+HOSTILE_NAME = st.builds(lambda prefix, tail: prefix + tail, st.sampled_from(FORMULA_STARTS), NAME_TAIL)
+
+
+def assert_no_formula(rows: list[list[str]]) -> None:
+    """No cell starts like a formula unless it is a plain number (a spreadsheet sums it, runs nothing)."""
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(FORMULA_STARTS) or PLAIN_NUMBER.fullmatch(cell), (row, cell)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(HOSTILE_NAME, min_size=4, max_size=4, unique=True))
+def test_hostile_names_never_become_formulas(open_cup, names):
+    """Players named like formulas (``=HYPERLINK(…)``, ``+1+1``, ``-2+3``, ``@SUM(…)``, tab or CR first):
+    every CSV writes them behind a ``'``, the XLSX as string cells; the negative scores stay numbers."""
+    four = list(Player.objects.filter(registrations__event=open_cup).order_by("pk"))
+    for player in four:  # out of the way of the names the next loop gives (unique in the club)
+        Player.objects.filter(pk=player.pk).update(display_name=f"player {player.pk}")
+    for player, name in zip(four, names, strict=True):
+        Player.objects.filter(pk=player.pk).update(display_name=name, given_name=name, family_name=name)
+    download = Client().get(reverse("scoring:standings_csv", args=[open_cup.slug]))
+    assert download.status_code == 200
+    standings_rows = rows_of(download.content)
+    assert_no_formula(standings_rows)
+    header = standings_rows[0]
+    assert sorted(row[header.index("Points")] for row in standings_rows[1:]) == [
+        "-20.0",
+        "-6.0",
+        "17.5",
+        "6.0",
+    ]
+    status, out, err = run("standings", "--event", open_cup.slug, "--format", "csv")
+    assert (status, err) == (0, "")
+    assert_no_formula(list(csv.reader(io.StringIO(out))))
+    report = EmaResultsExport(open_cup)
+    ema_rows = rows_of(report.render("csv").data)
+    assert_no_formula(ema_rows)
+    assert sorted(row[1][1:] for row in ema_rows[-4:]) == sorted(names)  # the quote added, nothing lost
+    sheet = load_workbook(io.BytesIO(report.render("xlsx").data)).active
+    assert sheet is not None
+    cells = [cell for row in sheet.iter_rows() for cell in row if cell.value is not None]
+    assert all(cell.data_type != "f" for cell in cells)
+    scores = [row[5].value for row in sheet.iter_rows(min_row=sheet.max_row - 3)]
+    assert sorted(scores) == [-20000, -6000, 6000, 17500]  # numbers, not text
+    names_cells = [row[column] for row in sheet.iter_rows(min_row=sheet.max_row - 3) for column in (1, 2)]
+    assert all(cell.data_type == "s" and isinstance(cell.value, str) for cell in names_cells)
+
+
+def test_the_hyperlink_name_is_text_in_the_ema_csv_and_xlsx(open_cup):
+    evil = '=HYPERLINK("http://evil.example/","Click me")'
+    Player.objects.filter(display_name=ZOE).update(given_name=evil)
+    report = EmaResultsExport(open_cup)
+    assert ["'" + evil, "Lefèvre", "04390002"] in [row[1:4] for row in rows_of(report.render("csv").data)]
+    sheet = load_workbook(io.BytesIO(report.render("xlsx").data)).active
+    assert sheet is not None
+    cell = sheet.cell(row=16, column=2)
+    assert (cell.value, cell.data_type) == (evil, "s")
+    assert sheet.cell(row=16, column=6).value == -20000  # the score stays a number
+    # Only text is quoted: real negative numbers stay numbers a spreadsheet sums.
+    [row] = csv.reader(io.StringIO(csv_text([(evil, -20.0, -36000, Decimal("-2.5"))])))
+    assert row == ["'" + evil, "-20.0", "-36000", "-2.5"]
+
+
+def test_a_name_that_looks_like_a_signed_figure_stays_a_name():
+    """Only the figures become numbers: a player called ``+12`` is written as a (neutralised) name."""
+    from scoring.tables import csv_rows
+
+    header = ["Rank", "Player", "Points"]
+    rows = csv_rows([header, ["1", "+12", "\u221220.0"]])
+    assert rows[1][1] == "+12"
+    assert float(rows[1][2]) == -20.0

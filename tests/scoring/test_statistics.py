@@ -206,13 +206,11 @@ def test_player_page_event_selector(league, players, club, organiser):
 def test_members_only_events_are_hidden_from_anonymous_visitors(league, players, event, player_user):
     event.visibility = Event.Visibility.MEMBERS
     event.save()
-    anonymous = page(Client(), players[0])
-    assert (
-        "No finished game yet." in anonymous
-        and reverse("scoring:game", args=[league["game1"].pk]) not in anonymous
-    )
-    assert "Bob" not in anonymous  # no head-to-head either
     url = reverse("scoring:player", args=[players[0].pk])
+    # Ann plays only in this members-only event: a login away, like the event (tests/scoring/test_privacy.py).
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+    assert "Bob" not in anonymous.content.decode()  # no head-to-head either
     assert Client().get(url, {"event": event.slug}).status_code == 404
     member = Client()
     member.force_login(player_user)
