@@ -29,6 +29,7 @@ commits (``schedule_rebuild``), batching every game a transaction touched into a
 from __future__ import annotations
 
 import logging
+import time
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -37,7 +38,7 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Min, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
@@ -56,7 +57,8 @@ OPENSKILL = PlackettLuce()
 OPENSKILL_MU = float(OPENSKILL.mu)
 OPENSKILL_SIGMA = float(OPENSKILL.sigma)
 
-# Rebuilds of the lifetime scope from concurrent transactions must not interleave (PostgreSQL).
+# Rebuilds from concurrent transactions must not interleave (PostgreSQL): one lock for every scope, as
+# every rebuild rewrites the lifetime scope, which all games share.
 _LOCK_KEY = zlib.crc32(b"tenbou.ratings")
 
 Cut = tuple[datetime, int]  # (finished_at, hanchan id): a game's place in the rating order
@@ -312,13 +314,19 @@ def _cuts(hanchan_ids: Iterable[int]) -> dict[int, tuple[int, Cut]]:
 @transaction.atomic
 def rebuild_ratings_for(hanchan_ids: Iterable[int]) -> RebuildReport:
     """Recompute ratings after the given games changed: each of their events, and lifetime, from the
-    earliest of them onward. Games that never counted and do not count now change nothing."""
+    earliest of them onward. Games that never counted and do not count now change nothing.
+
+    The ratings lock is the first thing taken, before anything is read: a rebuild then reads what every
+    rebuild before it committed, so one that would find "nothing to do" from a stale read (a game
+    reopened while another rebuild was rating it) cannot skip work that is in fact needed. Rebuilds
+    run one at a time in one short transaction each; writers never take this lock, and the game lock
+    (FOR NO KEY UPDATE) does not block the rating rows pointing at a game, so no cycle can form.
+    """
     report = RebuildReport()
+    _serialise()
     cuts = _cuts(hanchan_ids)
     if not cuts:
         return report
-    _serialise()
-    cuts = _cuts(cuts)  # again under the lock: a concurrent rebuild may have moved the rows
     by_event: dict[int, Cut] = {}
     for event_id, cut in cuts.values():
         by_event[event_id] = min(cut, by_event.get(event_id, cut))
@@ -349,6 +357,36 @@ def rebuild_all_ratings() -> RebuildReport:
     return report
 
 
+# SQLSTATEs of a transaction the database chose to abort, which succeeds when simply run again.
+_RETRYABLE = frozenset({"40P01", "40001"})  # deadlock detected, serialization failure
+REBUILD_ATTEMPTS = 5
+
+
+def _retryable(exc: DatabaseError) -> bool:
+    """Whether ``exc`` aborted the transaction only because of another one (so retrying is safe)."""
+    cause = exc.__cause__
+    if getattr(cause, "sqlstate", None) in _RETRYABLE or getattr(cause, "pgcode", None) in _RETRYABLE:
+        return True
+    return connection.vendor == "sqlite" and "database is locked" in str(exc)
+
+
+def rebuild_with_retry(hanchan_ids: Iterable[int], *, attempts: int = REBUILD_ATTEMPTS) -> RebuildReport:
+    """:func:`rebuild_ratings_for`, run again when the database aborts it for a deadlock or a
+    serialization failure: a rebuild is all or nothing and starts from what is committed, so running it
+    again is safe, and losing it would leave ratings stale until someone runs ``rebuild_ratings``.
+    Inside an enclosing transaction nothing can be retried: the error propagates."""
+    games = list(hanchan_ids)
+    for attempt in range(1, attempts + 1):
+        try:
+            return rebuild_ratings_for(games)
+        except DatabaseError as exc:
+            if connection.in_atomic_block or attempt == attempts or not _retryable(exc):
+                raise
+            logger.warning("ratings rebuild for games %s retried (%s): %s", sorted(games), attempt, exc)
+            time.sleep(0.05 * attempt)
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
 def schedule_rebuild(hanchan: Hanchan) -> None:
     """Rebuild ratings for ``hanchan`` once the current transaction commits (at once without one).
 
@@ -368,7 +406,7 @@ def schedule_rebuild(hanchan: Hanchan) -> None:
     games = {hanchan.pk}
 
     def rebuild_ratings_after_commit() -> None:
-        report = rebuild_ratings_for(games)
+        report = rebuild_with_retry(games)
         logger.debug("ratings rebuilt for games %s: %s", sorted(games), report)
 
     rebuild_ratings_after_commit.pending_games = games  # type: ignore[attr-defined]

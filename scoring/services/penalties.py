@@ -13,13 +13,13 @@ from league.models import Event, Hanchan, Player, Registration
 from scoring.models import Penalty
 
 from . import history
-from .hands import bump
+from .hands import bump, lock_game
 from .sync import refresh
 
 
 def _refresh_game(hanchan: Hanchan | None) -> None:
     if hanchan is not None:
-        game = Hanchan.objects.select_for_update().select_related("event").get(pk=hanchan.pk)
+        game = lock_game(hanchan, None)  # the game row only: not its event (see lock_game)
         bump(game)
         refresh(game)
 

@@ -114,7 +114,7 @@ def _replay_all(event: Event) -> tuple[int, int]:
     (games replayed, finished games).
     """
     rules = event.rules
-    games = list(Hanchan.objects.select_for_update().filter(event=event).order_by("pk"))
+    games = list(Hanchan.objects.select_for_update(no_key=True).filter(event=event).order_by("pk"))
     finished = 0
     for game in games:
         game.event = event  # the new rules, not a copy of the event loaded before the change
@@ -168,7 +168,7 @@ def preview_rules_change(event: Event, ruleset: Any) -> RulesPreview:
     rules = as_rules(ruleset)
     before = standings(event)
     with transaction.atomic():
-        work = Event.objects.select_for_update().get(pk=event.pk)
+        work = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
         current = work.rules
         games, finished = _apply(work, rules)
         after = standings(work)
@@ -189,7 +189,7 @@ def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> 
     is, results people have seen move, so a ``reason`` is required. The history keeps both rulesets.
     """
     rules = as_rules(ruleset)
-    locked = Event.objects.select_for_update().get(pk=event.pk)
+    locked = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     current = locked.rules
     if rules.to_dict() == current.to_dict():
         raise ValidationError(gettext("These are already the event's rules: change a setting first."))

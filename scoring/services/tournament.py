@@ -57,7 +57,7 @@ def _seat_pool(event: Event) -> tuple[list[Player], list[Player]]:
 def _lock(event: Event) -> None:
     """Serialise the seating changes of one event: the invariant is checked on what this transaction
     sees, so two replacements made at the same moment must not both pass the check and both commit."""
-    list(Event.objects.select_for_update().filter(pk=event.pk).values_list("pk", flat=True))
+    list(Event.objects.select_for_update(no_key=True).filter(pk=event.pk).values_list("pk", flat=True))
 
 
 def _faults(event: Event, rounds: Iterable[int] | None = None) -> dict[Fault, int]:

@@ -10,19 +10,25 @@ file-based test database, see tests/conftest.py).
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 
 import pytest
 from django.contrib.messages import get_messages
-from django.db import connection, connections
+from django.db import OperationalError, connection, connections, transaction
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from league.models import Hanchan
-from scoring import services
+from league.models import Hanchan, Player, Registration
+from scoring import ratings, services
 from scoring.engine import Hand, Win
 from scoring.models import Hand as HandRow
+from scoring.models import RatingChange
+from scoring.ratings import rebuild_all_ratings
+from scoring.services.hands import lock_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 postgresql_only = pytest.mark.skipif(
@@ -115,3 +121,151 @@ def test_twenty_taps_on_save_hand_save_one_hand(event, players, organiser, setti
     assert [o.status_code for o in outcomes] == [302] * 20
     assert HandRow.objects.filter(hanchan=game).count() == 1
     assert Hanchan.objects.get(pk=game.pk).version == 1
+
+
+def _rating_rows() -> list[tuple]:
+    """Every stored rating row, in a stable order, for comparing two histories."""
+    return list(
+        RatingChange.objects.order_by("system", "event_id", "player_id", "at", "hanchan_id").values_list(
+            "system", "event_id", "player_id", "hanchan_id", "games", "before", "after", "mu", "sigma", "at"
+        )
+    )
+
+
+def test_sixteen_tables_of_one_event_write_at_once_without_an_error(event, club, organiser, caplog):
+    """Tournament day: 16 tables of one event enter hands, finish, correct and enter final scores at the
+    same moment. Every write succeeds (no "deadlock detected": each service locks its own game row only,
+    and the ratings rebuilds after each commit are serialised by one lock taken first), no after-commit
+    rebuild fails, and the stored ratings are exactly those of a full rebuild."""
+    people = [Player.objects.create(display_name=f"P{i:02}", club=club) for i in range(16)]
+    Registration.objects.bulk_create([Registration(event=event, player=p) for p in people])
+    games = []
+    for i in range(16):
+        seated = [people[(i + step * 5) % 16] for step in range(4)]  # 4 different players per table
+        mode = Hanchan.EntryMode.HANDS if i % 2 else Hanchan.EntryMode.FINAL_SCORES
+        games.append(services.start_game(event=event, players=seated, user=organiser, entry_mode=mode))
+    # Two tables of the rush already have their final scores: correcting them moves the ratings too.
+    for game in games[0:4:2]:
+        services.record_final_scores(hanchan=game, scores=[40000, 30000, 25000, 25000], user=organiser)
+
+    def table(game: Hanchan, i: int):
+        def write() -> str:
+            fresh = Hanchan.objects.get(pk=game.pk)
+            if fresh.entry_mode == Hanchan.EntryMode.HANDS:
+                for hand in (
+                    Hand.ron((i + 1) % 4, Win(i % 4, 2, 30)),
+                    Hand.draw((0, 2)),
+                    Hand.tsumo(Win((i + 2) % 4, 3, 30)),
+                    Hand.ron(i % 4, Win((i + 3) % 4, 1, 30)),
+                ):
+                    services.record_hand(hanchan=Hanchan.objects.get(pk=game.pk), hand=hand, user=organiser)
+                services.finish_game(hanchan=Hanchan.objects.get(pk=game.pk), user=organiser, reason="time")
+                for tenpai in ((1,), (0, 2), (3,)):  # corrections of a finished game: ratings move
+                    services.correct_hand(
+                        hanchan=Hanchan.objects.get(pk=game.pk),
+                        number=2,
+                        hand=Hand.draw(tenpai),
+                        user=organiser,
+                        reason="tenpai misread",
+                    )
+            else:
+                scores = [30000 + 1000 * (i % 5), 30000, 30000, 30000 - 1000 * (i % 5)]
+                services.record_final_scores(hanchan=fresh, scores=scores, user=organiser, reason="slip")
+                for _ in range(3):
+                    scores = [scores[3], scores[1], scores[2], scores[0]]
+                    services.record_final_scores(
+                        hanchan=Hanchan.objects.get(pk=game.pk),
+                        scores=scores,
+                        user=organiser,
+                        reason="seats swapped on the slip",
+                    )
+            return "ok"
+
+        return write
+
+    with caplog.at_level(logging.ERROR):
+        outcomes = run_concurrently([table(game, i) for i, game in enumerate(games)])
+    assert outcomes == ["ok"] * 16
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []  # no lost rebuild
+    assert Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED).count() == 16
+    stored = _rating_rows()
+    assert len(stored) == 16 * 4 * 2 * 2  # 16 games × 4 players × 2 systems × (event + lifetime)
+    rebuild_all_ratings()
+    assert _rating_rows() == stored
+
+
+@postgresql_only
+def test_a_game_lock_leaves_the_event_and_the_rating_rows_free(event, players, organiser):
+    """The footprint behind "deadlock detected" on tournament day, played step by step.
+
+    A ratings rebuild writes rows pointing at the event and at games; their foreign keys are checked
+    when it commits, which takes a key-share lock on each row pointed at. When ``lock_game`` locked the
+    event row too (FOR UPDATE), a writer holding game B waited for the event while the rebuild's commit
+    waited for B: a cycle. Now a writer locks its game alone, FOR NO KEY UPDATE, which blocks neither
+    the event nor the rating rows pointing at that very game: the rebuild commits without waiting."""
+    game_a = services.start_game(event=event, players=players[:4], user=organiser)
+    game_b = services.start_game(event=event, players=players[2:6], user=organiser)
+    locked, release = threading.Event(), threading.Event()
+
+    def writer() -> str:
+        with transaction.atomic():
+            lock_game(Hanchan.objects.get(pk=game_b.pk), None)
+            locked.set()
+            release.wait(timeout=3)  # a writer busy with its game
+        return "written"
+
+    def rating_row(game: Hanchan) -> RatingChange:
+        return RatingChange(
+            system=RatingChange.System.TENHOU,
+            event=event,
+            player=players[0],
+            hanchan=game,
+            games=1,
+            before=1500,
+            after=1530,
+            at=timezone.now(),
+        )
+
+    outcome: list = []
+    thread = threading.Thread(target=lambda: outcome.append(run_concurrently([writer])[0]))
+    thread.start()
+    try:
+        assert locked.wait(timeout=5)
+        started = time.monotonic()
+        with transaction.atomic():  # the rebuild: rows pointing at the event, at A and at B (locked)
+            rating_row(game_a).save()
+            rating_row(game_b).save()
+        waited = time.monotonic() - started
+    finally:
+        release.set()
+        thread.join(timeout=20)
+    assert waited < 1, f"the rebuild waited {waited:.1f} s for the writer of a game"
+    assert outcome == ["written"]
+
+
+def test_a_rebuild_aborted_by_the_database_is_run_again(event, players, organiser, monkeypatch, caplog):
+    """A ratings rebuild the database aborts (a deadlock or a serialization failure: SQLSTATE 40P01 or
+    40001) after the scores are committed is retried, not lost with a line in the log."""
+
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    real = ratings.rebuild_ratings_for
+    calls: list[int] = []
+
+    def aborted_once(hanchan_ids):
+        calls.append(1)
+        if len(calls) == 1:
+            try:
+                raise Deadlock("deadlock detected")
+            except Deadlock as cause:
+                raise OperationalError("deadlock detected") from cause
+        return real(hanchan_ids)
+
+    monkeypatch.setattr(ratings, "rebuild_ratings_for", aborted_once)
+    game = services.start_game(event=event, players=players[:4], user=organiser, entry_mode="final_scores")
+    with caplog.at_level(logging.ERROR):
+        services.record_final_scores(hanchan=game, scores=[40000, 30000, 25000, 25000], user=organiser)
+    assert len(calls) == 2
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert RatingChange.objects.filter(hanchan=game).count() == 16  # 4 players × 2 systems × 2 scopes
