@@ -38,6 +38,8 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
+from scoring.engine.errors import shown
+from scoring.engine.record import check_text
 from scoring.models import Hand, Penalty, Win
 from scoring.records import hand_row, win_rows
 from scoring.services import history
@@ -47,6 +49,11 @@ from scoring.services.sync import refresh
 SEAT_NAMES = engine.WINDS
 EMA_NUMBER = re.compile(r"^\d{8}$")
 _MAX_NAME = Player._meta.get_field("display_name").max_length or 80
+MAX_FINAL_STICKS = 999
+"""The most riichi sticks a final-scores record may leave on the table (far more than any game can)."""
+SCORE_LIMIT = 1_000_000_000
+"""The largest score, uma or result (either sign) an imported game may store: the columns hold 32 bits,
+and a score this far out is a typo or hostile input, never a game."""
 
 
 class ImportFailed(Exception):
@@ -127,12 +134,14 @@ class PlayerBook:
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def _optional_int(data: dict[str, Any], key: str, *, minimum: int) -> int | None:
+def _optional_int(data: dict[str, Any], key: str, *, minimum: int, maximum: int) -> int | None:
     value = data.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ImportFailed(f"{key}: must be a whole number from {minimum}, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise ImportFailed(
+            f"{key}: must be a whole number from {minimum} to {maximum}, not {shown(value)}"
+        )
     return value
 
 
@@ -150,9 +159,11 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
         or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
     ):
         raise ImportFailed("final_scores: must be a list of four whole numbers in seat order")
+    if any(abs(s) > SCORE_LIMIT for s in scores):
+        raise ImportFailed(f"final_scores: each score must be from -{SCORE_LIMIT} to {SCORE_LIMIT}")
     if record.hands:
         raise ImportFailed("final_scores: a record has either hands or final_scores, not both")
-    sticks = _optional_int(data, "final_sticks", minimum=0) or 0
+    sticks = _optional_int(data, "final_sticks", minimum=0, maximum=MAX_FINAL_STICKS) or 0
     try:
         engine.check_final_scores(scores, sticks, record.rules)
     except engine.RuleViolation as exc:
@@ -164,11 +175,18 @@ def _finished_at(data: dict[str, Any]) -> datetime | None:
     value = data.get("finished_at")
     if value is None:
         return None
-    parsed = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is not None:
+            if timezone.is_naive(parsed):
+                parsed = timezone.make_aware(parsed)
+            timezone.localtime(parsed)  # a moment the site's time zone cannot show: year 1 at +14:00
+    except (ValueError, OverflowError):  # well formed but not on the calendar: 2025-02-30T10:00
+        parsed = None
     if parsed is None:
-        raise ImportFailed(f"finished_at: must be an ISO 8601 date and time, not {value!r}")
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed)
+        raise ImportFailed(
+            f"finished_at: must be an ISO 8601 date and time that exists, not {shown(value)}"
+        )
     return parsed
 
 
@@ -183,7 +201,9 @@ def _played_on(data: dict[str, Any], finished_at: datetime | None) -> date | Non
     except ValueError:  # well formed but not a day of the calendar: 2025-02-30
         parsed = None
     if parsed is None:
-        raise ImportFailed(f"played_on: must be an ISO 8601 date (YYYY-MM-DD), not {value!r}")
+        raise ImportFailed(
+            f"played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists, not {shown(value)}"
+        )
     return parsed
 
 
@@ -191,10 +211,35 @@ def _penalty_kinds(data: dict[str, Any]) -> list[str]:
     kinds = []
     for number, raw in enumerate(data.get("penalties") or [], start=1):
         kind = raw.get("kind", Penalty.Kind.OTHER)
-        if kind not in Penalty.Kind.values:
-            raise ImportFailed(f"penalty {number}: kind must be chombo or other, not {kind!r}")
+        if not isinstance(kind, str) or kind not in Penalty.Kind.values:
+            raise ImportFailed(
+                f"penalty {number}: kind must be chombo or other, not {shown(kind)}"
+            )
         kinds.append(kind)
     return kinds
+
+
+def _check_fits(record: engine.GameRecord, final_scores: list[int] | None, sticks: int) -> None:
+    """Refuse a game whose scores or results the database columns cannot hold.
+
+    The record's own values are bounded by the reader, but the *event's* ruleset decides what they are
+    worth (start points, uma, chombo), so the totals are checked once computed, before anything is written.
+    """
+    penalties = record.penalty_points()
+    if final_scores is not None:
+        final = engine.final_result(final_scores, sticks, penalties, record.rules)
+        numbers: list[int] = []
+    else:
+        played = record.replay()
+        if not played.hands:
+            return
+        final = played.final(penalties)
+        numbers = [n for outcome in played.hands for n in (*outcome.scores, *outcome.deltas)]
+    numbers += [n for values in final.to_dict().values() for n in values]
+    if any(abs(n) > SCORE_LIMIT for n in numbers):
+        raise ImportFailed(
+            f"the game's scores or results go beyond {SCORE_LIMIT} points: check the event's ruleset"
+        )
 
 
 def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedGame:
@@ -226,13 +271,15 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
                 if name is None:
                     continue
                 if not isinstance(name, str):
-                    raise ImportFailed(f"on_behalf_of: must be names or nulls, not {name!r}")
+                    raise ImportFailed(f"on_behalf_of: must be names or nulls, not {shown(name)}")
+                check_text(name, f"on_behalf_of: the name of seat {seat}")
                 found = book.find(name)
                 if (found.pk if isinstance(found, Player) else found) in keys:
                     raise ImportFailed(
                         f"on_behalf_of: {name!r} sits at the table, so no substitute can stand in for them"
                     )
                 behalf[seat] = found
+        _check_fits(record, final_scores, final_sticks)
         return ParsedGame(
             label=label,
             record=record,
@@ -241,8 +288,9 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             final_scores=final_scores,
             final_sticks=final_sticks,
             penalty_kinds=_penalty_kinds(data),
-            round_number=_optional_int(data, "round_number", minimum=1),
-            table_number=_optional_int(data, "table_number", minimum=1),
+            # record_from_dict checked them (1 to MAX_NUMBER, game-record.md's limits).
+            round_number=data.get("round_number"),
+            table_number=data.get("table_number"),
             finished_at=finished_at,
             played_on=_played_on(data, finished_at),
         )

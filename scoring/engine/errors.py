@@ -12,9 +12,25 @@ discard``) through :meth:`EngineError.render`, and can later translate it by ``c
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 
 SeatName = Callable[[int], str]
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxlist = _SHOWN.maxdict = _SHOWN.maxtuple = _SHOWN.maxset = 6
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut short, for an error message about hostile input.
+
+    A plain ``repr`` of a value read from a file may be megabytes long, or nested so deeply that
+    ``repr`` itself raises :class:`RecursionError`; an error line must stay short and always be
+    produced, so messages quote what they reject through this.
+    """
+    return _SHOWN.repr(value)
 
 
 def seat_word(seat: int) -> str:

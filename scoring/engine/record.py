@@ -9,13 +9,16 @@ record written and read back is identical.
 from __future__ import annotations
 
 import json
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import EngineError, RecordError
+from .errors import EngineError, RecordError, shown
 from .hanchan import Replay, replay
 from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, Win
 from .ruleset import Ruleset, ruleset_from_spec, ruleset_spec
+from .value import VALID_FU
 
 FORMAT = 1
 MAX_YAKUMAN = 6
@@ -63,6 +66,77 @@ class GameRecord:
 
 # -- reading -----------------------------------------------------------------------------------------
 
+# The limits of game-record.md ("Limits"): one place, so that replay, import and the web agree. They
+# are generous for any real game and keep every value inside the database columns that store it.
+MAX_HANDS = 500
+"""The most hands a record may hold; checked before any hand is read, so oversize input costs nothing."""
+MAX_PENALTIES = MAX_HANDS
+"""The most extra penalties a record may hold (with the point limit, results stay within 32 bits)."""
+MAX_HAN = 99
+MIN_PENALTY_POINTS = -1_000_000
+MAX_TEXT = 200
+"""The longest player name or penalty reason."""
+MAX_ABORT_REASON = 20
+"""The longest abortive draw reason: the column that stores it (``Hand.abort_reason``) holds 20."""
+MAX_NUMBER = 999
+"""The highest round or table number (``round_number``, ``table_number``, when a record gives them)."""
+MAX_DEPTH = 32
+"""How deeply a record's JSON may nest: a real record needs five levels; deeper is hostile input."""
+
+_BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def parse_json(text: str) -> Any:
+    """JSON text as Python data, every way it can fail being a :class:`RecordError` (one line).
+
+    ``json.loads`` raises more than ``JSONDecodeError``: :class:`RecursionError` for arrays nested a
+    few thousand deep, and a bare :class:`ValueError` for an integer longer than Python converts.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc.reason}") from None
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(f"not valid JSON: a number has more than {limit} digits") from None
+
+
+def check_text(value: Any, what: str, *, limit: int = MAX_TEXT, field: str | None = None) -> str:
+    """``value`` if it is text of at most ``limit`` characters without control characters.
+
+    Control characters (NUL above all, which PostgreSQL cannot store) and lone surrogates (which no
+    encoding can write) would fail later, in the database or on output; the record names them here.
+    """
+    if not isinstance(value, str):
+        raise EngineError(f"{what} must be text, not {shown(value)}", field=field)
+    if len(value) > limit:
+        raise EngineError(
+            f"{what} is {len(value)} characters long; at most {limit} are allowed", field=field
+        )
+    bad = _BAD_CHARACTER.search(value)
+    if bad is not None:
+        raise EngineError(
+            f"{what} holds the character U+{ord(bad.group()):04X}: control characters and lone "
+            "surrogates are not allowed",
+            field=field,
+        )
+    return value
+
+
+def _check_depth(data: Any) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH`, without recursion (the input may be hostile)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"the record is nested more than {MAX_DEPTH} levels deep")
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+
 
 def _int(data: dict[str, Any], key: str, *, required: bool = True) -> int | None:
     value = data.get(key)
@@ -71,7 +145,7 @@ def _int(data: dict[str, Any], key: str, *, required: bool = True) -> int | None
             raise EngineError(f"'{key}' is missing", field=key)
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError(f"'{key}' must be a whole number, not {value!r}", field=key)
+        raise EngineError(f"'{key}' must be a whole number, not {shown(value)}", field=key)
     return value
 
 
@@ -80,26 +154,34 @@ def _seat_list(data: dict[str, Any], key: str) -> tuple[int, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise EngineError(f"'{key}' must be a list of seats, not {value!r}", field=key)
+        raise EngineError(f"'{key}' must be a list of seats, not {shown(value)}", field=key)
     for seat in value:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise EngineError(f"'{key}' must be a list of seats from 0 to 3, not {value!r}", field=key)
+            raise EngineError(f"'{key}' must be a list of seats from 0 to 3, not {shown(value)}", field=key)
     return tuple(value)
 
 
 def _win(data: Any) -> Win:
     if not isinstance(data, dict):
-        raise EngineError(f"a win must be an object, not {data!r}", field="wins")
+        raise EngineError(f"a win must be an object, not {shown(data)}", field="wins")
     yakuman = _int(data, "yakuman", required=False)
     if yakuman is not None and yakuman > MAX_YAKUMAN:
         raise EngineError(
             f"'yakuman' is how many yakuman the hand holds, from 1 to {MAX_YAKUMAN}, not {yakuman}",
             field="yakuman",
         )
+    han = _int(data, "han", required=False)
+    if han is not None and han > MAX_HAN:
+        raise EngineError(f"'han' must be from 1 to {MAX_HAN}, not {shown(han)}", field="han")
+    fu = _int(data, "fu", required=False)
+    if fu is not None and fu not in VALID_FU:  # the engine checks fu below 5 han only: it is stored
+        raise EngineError(
+            f"fu {shown(fu)} does not exist (20, 25, or a multiple of 10 from 30 to 130)", field="fu"
+        )
     return Win(
         winner=_int(data, "winner"),  # type: ignore[arg-type]
-        han=_int(data, "han", required=False),
-        fu=_int(data, "fu", required=False),
+        han=han,
+        fu=fu,
         yakuman=yakuman,
         pao=_int(data, "pao", required=False),
     )
@@ -108,10 +190,12 @@ def _win(data: Any) -> Win:
 def hand_from_dict(data: Any) -> Hand:
     """One hand of a record. Raises :class:`EngineError` (without the hand number) on malformed data."""
     if not isinstance(data, dict):
-        raise EngineError(f"a hand must be an object, not {data!r}")
+        raise EngineError(f"a hand must be an object, not {shown(data)}")
     result = data.get("result")
-    if result not in RESULTS:
-        raise EngineError(f"unknown result {result!r} (ron, tsumo, draw, abort or chombo)", field="result")
+    if not isinstance(result, str) or result not in RESULTS:
+        raise EngineError(
+            f"unknown result {shown(result)} (ron, tsumo, draw, abort or chombo)", field="result"
+        )
     riichi = _seat_list(data, "riichi")
     if result == RON:
         wins = data.get("wins")
@@ -128,23 +212,53 @@ def hand_from_dict(data: Any) -> Hand:
         )
     if result == ABORT:
         reason = data.get("reason")
-        if reason is not None and not isinstance(reason, str):
-            raise EngineError(f"'reason' must be text, not {reason!r}", field="reason")
+        if reason is not None:
+            check_text(reason, "'reason'", limit=MAX_ABORT_REASON, field="reason")
         return Hand(ABORT, riichi=riichi, reason=reason)
     assert result == CHOMBO
     return Hand(CHOMBO, seat=_int(data, "seat"), riichi=riichi)
 
 
+def _number(data: dict[str, Any], key: str) -> None:
+    """A round or table number, when the record gives one (``export_games`` does): 1 to MAX_NUMBER."""
+    value = data.get(key)
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
+        raise RecordError(
+            f"{key}: must be a whole number from 1 to {MAX_NUMBER}, not {shown(value)}", field=key
+        )
+
+
 def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
     """A record from parsed JSON; ``rules`` (a preset name, spec or Ruleset) replaces the record's own.
 
-    Checks the structure and every hand's legality by replaying it, so that a returned record is valid.
+    Checks the structure, the limits (cheap checks first, so that oversize input is refused before any
+    replay) and every hand's legality by replaying it, so that a returned record is valid.
     """
     if not isinstance(data, dict):
         raise RecordError("a game record must be a JSON object")
+    raw_hands = data.get("hands", [])
+    if not isinstance(raw_hands, list):
+        raise RecordError("hands: must be a list", field="hands")
+    if len(raw_hands) > MAX_HANDS:
+        raise RecordError(
+            f"hands: a record holds at most {MAX_HANDS} hands, not {len(raw_hands)}", field="hands"
+        )
+    raw_penalties = data.get("penalties", [])
+    if not isinstance(raw_penalties, list):
+        raise RecordError("penalties: must be a list", field="penalties")
+    if len(raw_penalties) > MAX_PENALTIES:
+        raise RecordError(
+            f"penalties: a record holds at most {MAX_PENALTIES} penalties, not {len(raw_penalties)}",
+            field="penalties",
+        )
+    _check_depth(data)
     fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise RecordError(f"format: unsupported format {fmt!r} (this is format {FORMAT})", field="format")
+    if isinstance(fmt, bool) or fmt != FORMAT:
+        raise RecordError(
+            f"format: unsupported format {shown(fmt)} (this is format {FORMAT})", field="format"
+        )
     try:
         ruleset = ruleset_from_spec(rules if rules is not None else data.get("rules"))
     except EngineError as exc:
@@ -153,22 +267,21 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
     if players is not None:
         if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
             raise RecordError("players: must be a list of four names in seat order", field="players")
+        for seat, name in enumerate(players):
+            try:
+                check_text(name, f"the name of seat {seat}")
+            except EngineError as exc:
+                raise RecordError(f"players: {exc.message}", field="players") from None
         players = tuple(players)
-    raw_hands = data.get("hands", [])
-    if not isinstance(raw_hands, list):
-        raise RecordError("hands: must be a list", field="hands")
+    _number(data, "round_number")
+    _number(data, "table_number")
     hands = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
             hands.append(hand_from_dict(raw))
         except EngineError as exc:
             raise RecordError.at_hand(exc, number) from None
-    penalties = []
-    raw_penalties = data.get("penalties", [])
-    if not isinstance(raw_penalties, list):
-        raise RecordError("penalties: must be a list", field="penalties")
-    for number, raw in enumerate(raw_penalties, start=1):
-        penalties.append(_penalty(raw, number))
+    penalties = [_penalty(raw, number) for number, raw in enumerate(raw_penalties, start=1)]
     record = GameRecord(rules=ruleset, hands=tuple(hands), players=players, penalties=tuple(penalties))
     record.replay()  # raises RecordError naming the hand
     return record
@@ -185,22 +298,23 @@ def _penalty(raw: Any, number: int) -> Penalty:
         raise RecordError(f"{where}: {exc.message}", field="penalties") from None
     assert seat is not None and points is not None
     if not 0 <= seat <= 3:
-        raise RecordError(f"{where}: seat must be from 0 to 3, not {seat}", field="penalties")
-    if points >= 0:
-        raise RecordError(f"{where}: points must be negative, not {points}", field="penalties")
+        raise RecordError(f"{where}: seat must be from 0 to 3, not {shown(seat)}", field="penalties")
+    if not MIN_PENALTY_POINTS <= points < 0:
+        raise RecordError(
+            f"{where}: points must be negative, from {MIN_PENALTY_POINTS} to -1, not {shown(points)}",
+            field="penalties",
+        )
     reason = raw.get("reason", "")
-    if not isinstance(reason, str):
-        raise RecordError(f"{where}: reason must be text", field="penalties")
+    try:
+        check_text(reason, "reason")
+    except EngineError as exc:
+        raise RecordError(f"{where}: {exc.message}", field="penalties") from None
     return Penalty(seat=seat, points=points, reason=reason)
 
 
 def load_record(text: str, *, rules: Any = None) -> GameRecord:
     """A record from JSON text."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
-    return record_from_dict(data, rules=rules)
+    return record_from_dict(parse_json(text), rules=rules)
 
 
 # -- writing -----------------------------------------------------------------------------------------

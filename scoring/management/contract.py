@@ -3,25 +3,80 @@
 JSON or CSV on standard output, and on failure: nothing on standard output, exactly one line on standard
 error, exit status 2. Django's ``CommandError`` would prefix the line with ``CommandError:``, which scripts
 comparing our messages would trip over, so these commands fail through :meth:`ContractCommand.fail`.
+
+Argument errors (a missing ``--event``, an unknown option) follow the same rule: argparse would print the
+usage and then the error (several lines), and Django's parser raises ``CommandError`` when called from
+code; :class:`OneLineErrorsCommand` makes both one line on standard error and exit status 2.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
+
+from scoring.engine import EngineError
+from scoring.engine.record import check_text
+
+EXIT_STATUS = 2
 
 
 class CommandFailed(Exception):
     """Raised inside a contract command's work to stop it with one error line."""
 
 
-class ContractCommand(BaseCommand):
+def printable(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode (a lone surrogate: a file name that is not UTF-8) escaped,
+    so that writing it to the terminal or the database cannot fail."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def one_line(message: object) -> str:
+    """``message`` as one printable line: whitespace runs (newlines too) become one space."""
+    return printable(" ".join(str(message).split()))
+
+
+def text_option(value: str | None, option: str) -> str | None:
+    """An option's text, refused (one line) if it holds a control character or a lone surrogate.
+
+    Such text can never name an event or a user, and PostgreSQL cannot even be asked (a NUL in a
+    query parameter is an error of the driver, not an empty answer).
+    """
+    if value is None:
+        return None
+    try:
+        return check_text(value, option)
+    except EngineError as exc:
+        raise CommandFailed(exc.message) from None
+
+
+def _parser_error(parser: CommandParser, message: str) -> NoReturn:
+    """argparse's error, as one line: ``manage.py import_games: error: … --event`` and exit status 2."""
+    prog = " ".join(parser.prog.split())
+    sys.stderr.write(one_line(f"{prog}: error: {message}" if prog else f"error: {message}") + "\n")
+    sys.stderr.flush()
+    sys.exit(EXIT_STATUS)
+
+
+class OneLineErrorsCommand(BaseCommand):
+    """A command whose argument errors are one line on standard error and exit status 2.
+
+    From the command line and from ``call_command`` alike, so scripts and tests see the same thing.
+    """
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        # argparse reports every parsing error through parser.error(); replace it on this instance.
+        parser.error = lambda message: _parser_error(parser, message)  # type: ignore[method-assign]
+        return parser
+
+
+class ContractCommand(OneLineErrorsCommand):
     """A management command that follows the game-record.md conventions."""
 
     requires_system_checks: list[str] = []
-    exit_status = 2
+    exit_status = EXIT_STATUS
 
     def execute(self, *args, **options):  # type: ignore[no-untyped-def]
         try:
@@ -30,8 +85,7 @@ class ContractCommand(BaseCommand):
             self.fail(str(exc))
 
     def fail(self, message: str) -> NoReturn:
-        line = " ".join(str(message).split())  # one line, whatever the message held
-        self.stderr.write(line, ending="\n")
+        self.stderr.write(one_line(message), ending="\n")
         self.stderr.flush()
         sys.exit(self.exit_status)
 

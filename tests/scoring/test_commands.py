@@ -253,6 +253,124 @@ def test_final_scores_record_creates_a_final_scores_game(tmp_path, event, player
     )
 
 
+# -- hostile and careless input (issue 9): one line, exit 2, nothing written ---------------------------
+
+PAPER = {
+    "format": 1,
+    "rules": "ema2016",
+    "players": ["Ann", "Bob", "Cho", "Dan"],
+    "hands": [],
+    "final_scores": [40000, 30000, 30000, 20000],
+}
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (
+            {"finished_at": "2025-02-30T10:00:00"},
+            "finished_at: must be an ISO 8601 date and time that exists",
+        ),
+        ({"finished_at": "2025-01-01T10:00:00+99:00"}, "finished_at: must be an ISO 8601 date and time"),
+        ({"finished_at": "0001-01-01T00:00:00+14:00"}, "finished_at: must be an ISO 8601 date and time"),
+        ({"played_on": "2025-02-30"}, "played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists"),
+        ({"final_sticks": 32768}, "final_sticks: must be a whole number from 0 to 999, not 32768"),
+        (
+            {"final_scores": [2**31, -(2**31) + 119_000, 0, 0], "final_sticks": 1},
+            "final_scores: each score must be from -1000000000 to 1000000000",
+        ),
+        ({"round_number": 32768}, "round_number: must be a whole number from 1 to 999, not 32768"),
+        ({"table_number": 0}, "table_number: must be a whole number from 1 to 999, not 0"),
+        (
+            {"on_behalf_of": [None, "E\x00ve", None, None]},
+            "on_behalf_of: the name of seat 1 holds the character U+0000",
+        ),
+        (
+            {"on_behalf_of": [None, "\udc80", None, None]},
+            "on_behalf_of: the name of seat 1 holds the character U+DC80",
+        ),
+        (
+            {"players": ["Ann", "Bob", "C\x00o", "Dan"]},
+            "players: the name of seat 2 holds the character U+0000",
+        ),
+        (
+            {"players": ["Ann", "Bob", "Cho", "\ud83d"]},
+            "players: the name of seat 3 holds the character U+D83D",
+        ),
+        (
+            {"penalties": [{"seat": 0, "points": -(2**31), "reason": "x", "kind": "other"}]},
+            "penalty 1: points must be negative, from -1000000 to -1",
+        ),
+    ],
+)
+def test_values_the_columns_cannot_hold_are_refused(tmp_path, event, players, extra, words):
+    """Each of these gave a traceback (or a database error on PostgreSQL) before; nothing is written."""
+    path = write(tmp_path, "bad.json", PAPER | extra)
+    err = assert_failed(run("import_games", "--event", event.slug, "--create-players", path), words)
+    assert err.startswith(f"{path}: ")
+    assert not Hanchan.objects.exists() and Player.objects.count() == len(players)
+    # Nothing half-saved, and the same record without the bad value imports.
+    code, _, err = run("import_games", "--event", event.slug, write(tmp_path, "good.json", PAPER))
+    assert (code, err) == (0, "") and Hanchan.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON: nested too deeply"),
+        (
+            "[" + json.dumps(PAPER | {"x": json.loads("[" * 40 + "]" * 40)}) + "]",
+            "nested more than 32 levels",
+        ),
+        (
+            '[{"format": 1, "hands": [' + "9" * 4301 + "]}]",
+            "not valid JSON: a number has more than 4300 digits",
+        ),
+    ],
+)
+def test_json_python_cannot_read_is_one_line(tmp_path, event, players, text, line):
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    assert_failed(run("import_games", "--event", event.slug, str(path)), line)
+
+
+def test_abort_reason_is_bounded_by_its_column(tmp_path, club, players):
+    """Hand.abort_reason holds 20 characters: a longer reason is refused, 20 are stored as given."""
+    aborts = make_event(club, slug="aborts", abortive_draws=True)
+    for player in players:
+        Registration.objects.create(event=aborts, player=player)
+    record = PAPER | {"hands": [{"result": "abort", "reason": "r" * 21}]}
+    del record["final_scores"]
+    assert_failed(
+        run("import_games", "--event", aborts.slug, write(tmp_path, "long.json", record)),
+        "hand 1: 'reason' is 21 characters long; at most 20 are allowed",
+    )
+    record["hands"][0]["reason"] = "r" * 20
+    code, _, err = run("import_games", "--event", aborts.slug, write(tmp_path, "ok.json", record))
+    assert (code, err) == (0, "")
+    assert HandRow.objects.get().abort_reason == "r" * 20
+
+
+def test_event_option_with_a_nul_is_one_line(event):
+    """A NUL cannot even be sent to PostgreSQL: the option is refused before any query."""
+    assert_failed(
+        run("import_games", "--event", "autumn\x00league", "f.json"), "--event holds the character U+0000"
+    )
+    assert_failed(run("export_games", "--event", "\udc80"), "--event holds the character U+DC80")
+    assert_failed(run("standings", "--event", "a\x00"), "--event holds the character U+0000")
+    assert_failed(run("export_ema", "--event", "a\x00"), "--event holds the character U+0000")
+
+
+@pytest.mark.parametrize("after_round", ["abc", "1"])
+def test_standings_after_round_on_a_league_is_an_error(event, after_round):
+    """A league has no rounds: the page ignores ?up_to_round=, but a script asking for it is told."""
+    assert event.kind != Event.Kind.TOURNAMENT
+    assert_failed(
+        run("standings", "--event", event.slug, "--after-round", after_round),
+        f"after-round: event '{event.slug}' is a club league, which has no rounds",
+    )
+
+
 # -- export_games ------------------------------------------------------------------------------------
 
 

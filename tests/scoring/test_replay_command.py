@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -253,7 +254,75 @@ REJECTIONS: dict[str, Rejection] = {
         rec({"preset": "ema2016", "bogus": 1}, OK), None, r"unknown setting.*bogus"
     ),
     "wrong-override-type": Rejection(rec({"preset": "ema2016", "kiriage": "yes"}, OK), None, r"kiriage"),
+    # Hostile and careless input (issue 9): each once as a real subprocess, one line and exit 2.
+    "nested-too-deep-for-json": Rejection(
+        '{"format": 1, "rules": "ema2016", "hands": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        None,
+        r"^not valid JSON: nested too deeply$",
+    ),
+    "nested-deeper-than-a-record": Rejection(
+        rec("ema2016", OK) | {"extra": json.loads("[" * 40 + "]" * 40)}, None, r"nested more than 32 levels"
+    ),
+    "integer-over-4300-digits": Rejection(
+        '{"format": 1, "rules": "ema2016", "hands": [{"result": "tsumo", "winner": 1, "han": '
+        + "9" * 5000
+        + ', "fu": 30}]}',
+        None,
+        r"^not valid JSON: a number has more than 4300 digits$",
+    ),
+    "han-32768": Rejection(
+        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "han": 32768}), 2, r"'han' must be from 1 to 99"
+    ),
+    "fu-32768-on-a-mangan": Rejection(
+        rec("ema2016", OK, {"result": "tsumo", "winner": 1, "han": 6, "fu": 32768}), 2, r"fu 32768 does not"
+    ),
+    "round-number-32768": Rejection(
+        rec("ema2016", OK) | {"round_number": 32768}, None, r"^round_number: .*from 1 to 999, not 32768$"
+    ),
+    "table-number-0": Rejection(rec("ema2016", OK) | {"table_number": 0}, None, r"^table_number: .*1 to 999"),
+    "penalty-beyond-32-bit": Rejection(
+        rec("ema2016", OK) | {"penalties": [{"seat": 0, "points": -(2**31) - 1, "reason": "x"}]},
+        None,
+        r"^penalty 1: points must be negative, from -1000000 to -1",
+    ),
+    "too-many-penalties": Rejection(
+        rec("ema2016", OK) | {"penalties": [{"seat": 0, "points": -100, "reason": "x"}] * 501},
+        None,
+        r"at most 500 penalties, not 501",
+    ),
+    "abort-reason-over-20-characters": Rejection(
+        rec({"preset": "ema2016", "abortive_draws": True}, OK, {"result": "abort", "reason": "x" * 21}),
+        2,
+        r"'reason' is 21 characters long; at most 20",
+    ),
+    "nul-in-a-name": Rejection(
+        rec("ema2016", OK) | {"players": ["A\x00n", "Bob", "Cho", "Dan"]},
+        None,
+        r"^players: .*seat 0.*U\+0000",
+    ),
+    "lone-surrogate-in-a-name": Rejection(
+        rec("ema2016", OK) | {"players": ["Ann", "Bob", "\ud800", "Dan"]},
+        None,
+        r"^players: .*seat 2.*U\+D800",
+    ),
+    "name-over-200-characters": Rejection(
+        rec("ema2016", OK) | {"players": ["Ann", "Bob", "Cho", "D" * 201]},
+        None,
+        r"201 characters.*at most 200",
+    ),
+    "control-character-in-a-penalty-reason": Rejection(
+        rec("ema2016", OK) | {"penalties": [{"seat": 1, "points": -100, "reason": "slow\nplay"}]},
+        None,
+        r"^penalty 1: reason holds the character U\+000A",
+    ),
+    "more-than-500-hands": Rejection(
+        rec("ema2016", *[{"result": "draw", "tenpai": [0, 1, 2, 3]}] * 501),
+        None,
+        r"at most 500 hands, not 501",
+    ),
 }
+
+ALL_TENPAI = {"result": "draw", "tenpai": [0, 1, 2, 3]}  # the dealer stays: a game that never ends
 
 
 @pytest.fixture(scope="module")
@@ -329,3 +398,21 @@ def test_unreadable_file_among_several(tmp_path: Path, kind: str) -> None:
         path.write_bytes(b'{"format": 1, "rules": "ema2016", "players": ["Jos\xe9", "B", "C", "D"]}')
     line = assert_rejected(call_replay(EXAMPLE_DIR / "ema-dealer-ron.json", path))
     assert line.startswith(f"{path}: "), line
+
+
+def test_oversize_record_is_refused_and_the_largest_replays_within_seconds(tmp_path: Path) -> None:
+    """100 000 hands: refused by counting, before any hand is read or replayed; 500 hands, the most the
+    limits allow, replay quickly (the whole process, Django's start included)."""
+    path = write_record(tmp_path, "huge", rec("ema2016", *[ALL_TENPAI] * 100_000))
+    started = time.perf_counter()
+    line = assert_rejected(run_replay(path))
+    assert time.perf_counter() - started < 10
+    assert line == "hands: a record holds at most 500 hands, not 100000"
+
+    path = write_record(tmp_path, "long", rec("ema2016", *[ALL_TENPAI] * 500))
+    started = time.perf_counter()
+    run = run_replay(path)
+    assert time.perf_counter() - started < 10
+    assert run.code == 0, run
+    printed = json.loads(run.stdout)
+    assert len(printed["hands"]) == 500 and printed["hands"][-1]["honba"] == 499

@@ -17,7 +17,7 @@ from typing import Any
 
 from league.models import Event
 from scoring.exports import EmaResultsExport
-from scoring.management.contract import CommandFailed, ContractCommand
+from scoring.management.contract import CommandFailed, ContractCommand, text_option
 
 
 class Command(ContractCommand):
@@ -38,7 +38,8 @@ class Command(ContractCommand):
             raise CommandFailed(f"format: choose xlsx or csv, not {fmt!r}")
         if fmt == "xlsx" and not output:
             raise CommandFailed("format xlsx is binary: name the file with --output FILE")
-        event = Event.objects.select_related("club").filter(slug=options["event"]).first()
+        slug = text_option(options["event"], "--event")
+        event = Event.objects.select_related("club").filter(slug=slug).first()
         if event is None:
             raise CommandFailed(f"event {options['event']!r} does not exist")
         if event.kind != Event.Kind.TOURNAMENT:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from league.models import Event, Hanchan
-from scoring.management.contract import CommandFailed, ContractCommand
+from scoring.management.contract import CommandFailed, ContractCommand, text_option
 from scoring.models import Penalty
 from scoring.records import game_record, seat_of
 
@@ -59,7 +59,7 @@ class Command(ContractCommand):
         parser.add_argument("--event", required=True, metavar="SLUG", help="the event to export")
 
     def handle(self, *args: Any, event: str, **options: Any):  # type: ignore[no-untyped-def]
-        target = Event.objects.filter(slug=event).first()
+        target = Event.objects.filter(slug=text_option(event, "--event")).first()
         if target is None:
             raise CommandFailed(f"event {event!r} does not exist")
         hanchans = (

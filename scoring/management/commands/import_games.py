@@ -8,8 +8,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from league.models import Event
+from scoring.engine import RecordError
+from scoring.engine.record import parse_json
 from scoring.imports import ImportFailed, import_records
-from scoring.management.contract import CommandFailed, ContractCommand, read_source
+from scoring.management.contract import CommandFailed, ContractCommand, printable, read_source, text_option
 
 
 class Command(ContractCommand):
@@ -39,21 +41,22 @@ class Command(ContractCommand):
         user: str | None = None,
         **options: Any,
     ):
-        target = Event.objects.select_related("club").filter(slug=event).first()
+        target = Event.objects.select_related("club").filter(slug=text_option(event, "--event")).first()
         if target is None:
             raise CommandFailed(f"event {event!r} does not exist")
         who = None
         if user:
-            who = get_user_model().objects.filter(username=user).first()
+            who = get_user_model().objects.filter(username=text_option(user, "--user")).first()
             if who is None:
                 raise CommandFailed(f"user {user!r} does not exist")
         sources = []
         for path in files:
             text = read_source(path)
+            label = printable(path)  # the history names the file: no lone surrogate may reach the database
             try:
-                sources.append((path, json.loads(text)))
-            except json.JSONDecodeError as exc:
-                raise CommandFailed(f"{path}: not valid JSON: {exc}") from None
+                sources.append((label, parse_json(text)))  # deep nesting, huge numbers: one line each
+            except RecordError as exc:
+                raise CommandFailed(f"{label}: {exc}") from None
         try:
             hanchans = import_records(event=target, sources=sources, create_players=create_players, user=who)
         except ImportFailed as exc:

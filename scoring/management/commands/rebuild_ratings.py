@@ -10,12 +10,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from scoring.management.contract import OneLineErrorsCommand
 from scoring.ratings import rebuild_all_ratings
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):  # a bad option: one line on stderr, exit 2, like the others
     help = "Rebuild the Tenhou R and OpenSkill history of every event and the lifetime ratings."
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -15,7 +15,6 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -24,6 +23,7 @@ from league.models import Club, Event, Hanchan, Player, Registration
 from scoring import engine, services
 from scoring.engine.generator import random_game
 from scoring.imports import import_records
+from scoring.management.contract import OneLineErrorsCommand
 from scoring.models import Penalty, SeatResult
 from scoring.services.hanchan import set_played_on
 
@@ -67,7 +67,7 @@ PEOPLE: list[tuple[str, str, str, str | None]] = [
 ]
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):
     help = (
         "Create a demo club league (24 players, ~80 games hand by hand, a few final-score games, a "
         "penalty) and a demo organiser login, for local use only. Running it again changes nothing."

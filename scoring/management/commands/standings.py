@@ -16,7 +16,7 @@ from typing import Any
 
 from league.models import Event
 from scoring.filters import StandingsFilter
-from scoring.management.contract import CommandFailed, ContractCommand
+from scoring.management.contract import CommandFailed, ContractCommand, text_option
 from scoring.standings import standings
 from scoring.tables import export_rows, standings_tables, to_csv, to_records
 
@@ -44,9 +44,15 @@ class Command(ContractCommand):
         output = options["format"]
         if output not in FORMATS:
             raise CommandFailed(f"format: choose json or csv, not {output!r}")
-        event = Event.objects.filter(slug=options["event"]).first()
+        event = Event.objects.filter(slug=text_option(options["event"], "--event")).first()
         if event is None:
             raise CommandFailed(f"event {options['event']!r} does not exist")
+        if options["after_round"] is not None and event.kind != Event.Kind.TOURNAMENT:
+            # The page ignores ?up_to_round= on a league; a script asking for it has the wrong event.
+            raise CommandFailed(
+                f"after-round: event {event.slug!r} is a club league, which has no rounds "
+                "(--after-round is for tournaments)"
+            )
         filters = StandingsFilter(
             {
                 "date_from": options["date_from"],

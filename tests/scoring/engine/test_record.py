@@ -10,6 +10,7 @@ is tested on its own; they are copied again whenever the published documents cha
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -304,3 +305,155 @@ def test_empty_record_replays_to_start() -> None:
     assert out["final"]["scores"] == [30000] * 4
     assert out["final"]["places"] == [1, 1, 1, 1]
     assert out["final"]["results"] == [0, 0, 0, 0]
+
+
+# -- limits (game-record.md "Limits": one place, the reader, so that replay, import and the web agree) ----
+
+OK_HAND = {"result": "draw", "tenpai": [0]}
+ALL_TENPAI = {"result": "draw", "tenpai": [0, 1, 2, 3]}  # the dealer stays: the game never ends
+ABORTS = {"preset": "ema2016", "abortive_draws": True}
+PLAYERS = ["Ann", "Bob", "Cho", "Dan"]
+
+
+def tsumo(**value: Any) -> dict[str, Any]:
+    return {"result": "tsumo", "winner": 1, **value}
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        (record_with("ema2016", OK_HAND, tsumo(han=100)), "hand 2: 'han' must be from 1 to 99, not 100"),
+        (record_with("ema2016", tsumo(han=32768)), "hand 1: 'han' must be from 1 to 99, not 32768"),
+        (record_with("ema2016", tsumo(han=6, fu=32768)), "hand 1: fu 32768 does not exist"),
+        (record_with("ema2016", tsumo(han=6, fu=-30)), "hand 1: fu -30 does not exist"),
+        (record_with("ema2016", *[ALL_TENPAI] * 501), "hands: a record holds at most 500 hands, not 501"),
+        (record_with("ema2016", round_number=0), "round_number: must be a whole number from 1 to 999, not 0"),
+        (record_with("ema2016", round_number=1000), "round_number: must be a whole number from 1 to 999"),
+        (record_with("ema2016", round_number=True), "round_number: must be a whole number from 1 to 999"),
+        (record_with("ema2016", table_number=32768), "table_number: must be a whole number from 1 to 999"),
+        (record_with("ema2016", table_number="3"), "table_number: must be a whole number from 1 to 999"),
+        (
+            record_with("ema2016", penalties=[{"seat": 0, "points": -1_000_001, "reason": ""}]),
+            "penalty 1: points must be negative, from -1000000 to -1, not -1000001",
+        ),
+        (
+            record_with("ema2016", penalties=[{"seat": 0, "points": -(2**31) - 1, "reason": ""}]),
+            "penalty 1: points must be negative",
+        ),
+        (
+            record_with("ema2016", penalties=[{"seat": 0, "points": -100, "reason": ""}] * 501),
+            "penalties: a record holds at most 500 penalties, not 501",
+        ),
+        (
+            record_with("ema2016", penalties=[{"seat": 0, "points": -100, "reason": "r" * 201}]),
+            "penalty 1: reason is 201 characters long; at most 200 are allowed",
+        ),
+        (
+            record_with("ema2016", penalties=[{"seat": 0, "points": -100, "reason": "a\x00b"}]),
+            "penalty 1: reason holds the character U+0000",
+        ),
+        (
+            record_with(ABORTS, OK_HAND, {"result": "abort", "reason": "x" * 21}),
+            "hand 2: 'reason' is 21 characters long; at most 20 are allowed",
+        ),
+        (
+            record_with(ABORTS, {"result": "abort", "reason": "four\twinds"}),
+            "hand 1: 'reason' holds the character U+0009",
+        ),
+        (
+            record_with("ema2016", players=["A\x00n", *PLAYERS[1:]]),
+            "players: the name of seat 0 holds the character U+0000",
+        ),
+        (
+            record_with("ema2016", players=[*PLAYERS[:3], "D\ud800"]),
+            "players: the name of seat 3 holds the character U+D800",
+        ),
+        (
+            record_with("ema2016", players=[*PLAYERS[:3], "\x85"]),
+            "players: the name of seat 3 holds the character U+0085",
+        ),
+        (
+            record_with("ema2016", players=["A" * 201, *PLAYERS[1:]]),
+            "players: the name of seat 0 is 201 characters long",
+        ),
+        (
+            record_with("ema2016", extra=json.loads("[" * 40 + "]" * 40)),
+            "the record is nested more than 32 levels deep",
+        ),
+        (
+            record_with(
+                "ema2016",
+                tsumo(han=3, fu=30, note=[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]),
+            ),
+            "nested more than 32",
+        ),
+        (record_with("ema2016") | {"format": True}, "format: unsupported format True"),
+    ],
+)
+def test_limits_are_refused_with_the_rule(record: dict[str, Any], words: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(record)
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_values_at_the_limits_are_accepted() -> None:
+    """The limits are inclusive: han 99, yakuman 6, 500 hands, 200-character names, −1 000 000 points;
+    one past them is refused."""
+    record_from_dict(record_with("ema2016", tsumo(han=99)))
+    record_from_dict(record_with("ema2016", tsumo(yakuman=6)))
+    record_from_dict(record_with("ema2016", tsumo(han=6, fu=110)))
+    assert len(record_from_dict(record_with("ema2016", *[ALL_TENPAI] * 500)).hands) == 500
+    record = record_from_dict(
+        record_with(
+            ABORTS,
+            {"result": "abort", "reason": "x" * 20},
+            players=["A" * 200, "Zoë", "陳", "Dan 🀄"],
+            penalties=[{"seat": 0, "points": -1_000_000, "reason": "r" * 200}],
+            round_number=999,
+            table_number=1,
+        )
+    )
+    assert record.hands[0].reason == "x" * 20 and record.penalties[0].points == -1_000_000
+    for past in (tsumo(han=100), tsumo(yakuman=7), {"result": "abort", "reason": "x" * 21}):
+        with pytest.raises(RecordError):  # one past each limit
+            record_from_dict(record_with(ABORTS, past))
+    with pytest.raises(RecordError):
+        record_from_dict(record_with("ema2016", round_number=1000, players=["A" * 201, *PLAYERS[1:]]))
+
+
+def test_oversize_record_is_refused_before_any_work() -> None:
+    """A million hands: refused by their count at once, not read nor replayed."""
+    data = record_with("ema2016", *[ALL_TENPAI] * 1_000_000)
+    started = time.perf_counter()
+    with pytest.raises(RecordError, match="at most 500 hands, not 1000000"):
+        record_from_dict(data)
+    assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('{"hands": ' + "[" * 100_000 + "]" * 100_000 + "}", "not valid JSON: nested too deeply"),
+        ('{"hands": [' + "7" * 4301 + "]}", "not valid JSON: a number has more than 4300 digits"),
+        ('{"hands": [-' + "7" * 9000 + "]}", "not valid JSON: a number has more than 4300 digits"),
+    ],
+)
+def test_json_that_python_cannot_read_is_a_record_error(text: str, line: str) -> None:
+    """``json.loads`` raises RecursionError and a bare ValueError too: both are one RecordError line."""
+    with pytest.raises(RecordError) as caught:
+        load_record(text)
+    assert str(caught.value) == line
+
+
+def test_errors_quote_hostile_values_briefly() -> None:
+    """An error quoting a huge or deeply nested value stays short (and repr cannot recurse too deep)."""
+    deep: Any = 0
+    for _ in range(31):
+        deep = [deep]
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(record_with("ema2016", {"result": "draw", "tenpai": deep}))
+    assert len(str(caught.value)) < 200
+    with pytest.raises(RecordError) as caught:
+        record_from_dict(record_with("ema2016", {"result": "x" * 1_000_000}))
+    assert len(str(caught.value)) < 200
