@@ -12,13 +12,15 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.http import QueryDict
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from scoring.engine import PRESETS, SETTINGS, Ruleset, RulesetError, make_ruleset
+from scoring.engine.ruleset import POINTS_MAX
 
 from .countries import country_choices
 from .models import Event, Player
-from .services import EVENT_DETAILS
+from .services import EVENT_DETAILS, PASTE_MAX_CHARS, PASTE_MAX_LINES
 
 DEFAULT_PRESET = "ema2016"
 
@@ -45,7 +47,7 @@ CHOICE_WORDS: dict[str, str] = {
     "abort": "abortive draw",
 }
 
-POINTS_LIMIT = 10_000_000  # far above any real setting; keeps absurd numbers out of the JSON
+POINTS_LIMIT = POINTS_MAX  # the engine's bound, so the field says it before the engine does
 
 
 def _country_options() -> list[tuple[str, str]]:
@@ -349,13 +351,17 @@ class RegisterPlayersCsvForm(forms.Form):
 
     csv = forms.CharField(
         label=gettext_lazy("Players, one per line"),
-        max_length=200_000,
+        max_length=PASTE_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ann\nBob, Robert, Smith, 04390002, FR"}),
-        help_text=gettext_lazy(
-            "One player per line: the display name, then optionally given name, family name, EMA number "
-            "and country, in that order (leave a column empty with two commas: Ann,,,04390002). A line "
-            "with only a name registers that player. The country is a two-letter (FR) or EMA (FRA) code. "
-            "A header line is ignored."
+        help_text=format_lazy(
+            gettext_lazy(
+                "One player per line: the display name, then optionally given name, family name, EMA "
+                "number and country, in that order (leave a column empty with two commas: Ann,,,04390002). "
+                "A line with only a name registers that player. The country is a two-letter (FR) or EMA "
+                "(FRA) code. A header line is ignored. At most {max} lines at a time: paste a longer list "
+                "in parts."
+            ),
+            max=PASTE_MAX_LINES,
         ),
     )
 
@@ -371,3 +377,47 @@ def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
         if target is None and key != NON_FIELD_ERRORS:
             errors = [ValidationError(f"{key.replace('_', ' ')}: {m}") for e in errors for m in e.messages]
         form.add_error(target, errors)
+
+
+RULESET_JSON_MAX = 20_000
+"""Characters of a ruleset typed as JSON in the admin: a full ruleset is under 1 000."""
+
+
+class RulesetJSONField(forms.JSONField):
+    """A ruleset as JSON text, parsed without ever failing: too long, nested too deep for the parser
+    (RecursionError) or holding an integer of thousands of digits (ValueError) is a form error, where
+    Django's JSONField lets those escape as a server error. The engine then checks every value."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and len(value) > RULESET_JSON_MAX:
+            raise ValidationError(
+                gettext_lazy("The rules hold %(count)d characters: at most %(max)d."),
+                code="max_length",
+                params={"count": len(value), "max": RULESET_JSON_MAX},
+            )
+        try:
+            return super().to_python(value)
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
+            raise ValidationError(
+                gettext_lazy("Enter the rules as valid JSON: a preset name or an object of settings."),
+                code="invalid",
+            ) from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        """The submitted text shown back as it was when it cannot be parsed (never an exception)."""
+        if isinstance(data, str) and len(data) > RULESET_JSON_MAX:
+            return forms.fields.InvalidJSONInput(data[:RULESET_JSON_MAX])
+        try:
+            return super().bound_data(data, initial)
+        except (ValueError, RecursionError):
+            return forms.fields.InvalidJSONInput(data)
+
+
+class EventAdminForm(forms.ModelForm):
+    """The admin's event form: the ruleset through :class:`RulesetJSONField` (``Event.clean`` then asks
+    the engine, which bounds every number)."""
+
+    class Meta:
+        model = Event
+        fields = "__all__"  # noqa: DJ007 - the admin's own fieldsets decide what shows
+        field_classes = {"ruleset": RulesetJSONField}

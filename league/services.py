@@ -4,8 +4,8 @@ Every service takes keyword arguments, runs in one transaction and validates wit
 saving, so that a wrong entry saves nothing. Errors are Django ``ValidationError``s keyed by the form
 field they belong to, so views can put them next to the field.
 
-The design's audit trail (``scoring.services.history``) is scoring's: league must not import it (league
-imports only ``scoring.engine``), so league writes are logged with Python logging instead.
+Every write also leaves a history entry (``league.history``, the audit trail both apps write): who did
+it, when, and what changed as ``before``/``after`` JSON and "field: old → new" in the summary.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from scoring.engine import Ruleset, RulesetError, make_ruleset, ruleset_from_spec
 
+from . import history
 from .countries import lookup_country
 from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
 
@@ -45,6 +46,10 @@ _LABELS = {
 }
 
 CSV_COLUMNS = "display name, given name, family name, EMA number, country"
+PASTE_MAX_LINES = 1000
+"""The most players one paste registers. Checking and saving ~5 500 lines took longer than a web
+worker may run (30 s): a larger list is pasted in parts, each checked and saved all or none."""
+PASTE_MAX_CHARS = 200_000  # 200 lines of 1 000 characters, or 1 000 generous lines
 
 
 # -- small parsers shared by the services and the forms ------------------------------------------------
@@ -167,7 +172,30 @@ def create_event(
     except IntegrityError:  # another organiser took the slug between the check and the save
         raise ValidationError({"slug": "An event with this slug already exists."}) from None
     logger.info("event %s created in club %s by %s", event.slug, club.slug, user)
+    history.log(
+        event=event,
+        user=user,
+        action="event created",
+        summary=gettext("%(event)s created in %(club)s (%(kind)s, %(visibility)s)")
+        % {
+            "event": event.name,
+            "club": club.name,
+            "kind": event.get_kind_display(),
+            "visibility": event.get_visibility_display(),
+        },
+        after=_event_snapshot(event),
+    )
     return event
+
+
+def _event_snapshot(event: Event) -> dict[str, Any]:
+    """What the history records of an event: its slug, kind, details and rules."""
+    return {
+        "slug": event.slug,
+        "kind": event.kind,
+        **{name: _event_value(event, name) for name in EVENT_DETAILS},
+        "ruleset": event.ruleset,
+    }
 
 
 # -- registrations --------------------------------------------------------------------------------------
@@ -180,6 +208,7 @@ class _Plan:
     player: Player
     is_new: bool
     changed: list[str] = field(default_factory=list)  # blank fields of a reused player to fill in
+    notices: list[str] = field(default_factory=list)  # what the organiser should know (registered as is)
 
 
 def _clean_player_data(
@@ -249,6 +278,18 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
     if Registration.objects.filter(event=event, player=player).exists():
         errors[NON_FIELD_ERRORS] = [f"{player.display_name} is already registered in {event.name}."]
         return None
+    if player.club_id != event.club_id:
+        # A visiting player, found by their EMA number: register them as they are. Their details belong
+        # to their own club (they are in that club's EMA reports); another club's entry never changes them.
+        notice = gettext(
+            "EMA number %(ema)s belongs to %(name)s (%(club)s): registered as is; their details are "
+            "changed by their club."
+        ) % {
+            "ema": player.ema_number,
+            "name": player.display_name,
+            "club": player.club.name if player.club else gettext("no club"),
+        }
+        return _Plan(player=player, is_new=False, notices=[notice])
     changed = [
         key
         for key in ("given_name", "family_name", "ema_number", "country")
@@ -274,6 +315,7 @@ def _carry_out(event: Event, plan: _Plan) -> Registration:
     registration = Registration(event=event, player=plan.player)
     registration.full_clean()
     registration.save()
+    registration.notices = plan.notices  # type: ignore[attr-defined]  # for the view's messages
     return registration
 
 
@@ -306,7 +348,9 @@ def register_player(
     standings and the EMA report list only the players.
 
     A player already known (same EMA number, or same display name in the club) is reused, and blank
-    details (names, EMA number, country) are filled in from this entry — the EMA export needs them.
+    details (names, EMA number, country) of a player of the event's club are filled in from this entry —
+    the EMA export needs them. A player of another club (found by EMA number: a visitor) is registered
+    unchanged, and ``registration.notices`` says whose number it is: only their own club edits them.
     """
     data, errors = _clean_player_data(
         display_name=display_name,
@@ -323,7 +367,37 @@ def register_player(
         registration.is_substitute = True
         registration.save(update_fields=["is_substitute"])
     logger.info("%s registered in %s by %s", registration.player, event.slug, user)
+    history.log_many([_registration_entry(event, plan, registration, user)])
     return registration
+
+
+def _registration_entry(
+    event: Event, plan: _Plan, registration: Registration, user: Any
+) -> history.HistoryEntry:
+    """The history entry of one registration: who was registered, whether the player is new, and any
+    blank detail of a known player filled in from the entry (old → new)."""
+    player = registration.player
+    after: dict[str, Any] = {
+        "player": player.pk,
+        "display_name": player.display_name,
+        "new_player": plan.is_new,
+        "substitute": registration.is_substitute,
+    }
+    before: dict[str, Any] | None = None
+    if plan.is_new:
+        summary = gettext("%(player)s registered (new player)") % {"player": player.display_name}
+    else:
+        summary = gettext("%(player)s registered") % {"player": player.display_name}
+    if plan.changed:
+        old = {key: None if key == "ema_number" else "" for key in plan.changed}
+        new = {key: _player_value(player, key) for key in plan.changed}
+        old, new, filled = history.changes(old, new, plan.changed)
+        before = {"player_details": old}
+        after["player_details"] = new
+        summary += "; " + gettext("details filled in: %(changes)s") % {"changes": filled}
+    return history.entry(
+        event=event, user=user, action="player registered", summary=summary, before=before, after=after
+    )
 
 
 def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
@@ -368,6 +442,17 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     organiser fixes the paste once instead of discovering errors one save at a time. Two lines naming
     the same player (same EMA number, display name or known player) are an error too.
     """
+    if len(text or "") > PASTE_MAX_CHARS:
+        raise ValidationError(
+            gettext("The paste holds %(count)d characters: at most %(max)d at a time; paste it in parts.")
+            % {"count": len(text), "max": PASTE_MAX_CHARS}
+        )
+    lines = sum(1 for line in (text or "").splitlines() if line.strip())
+    if lines > PASTE_MAX_LINES:
+        raise ValidationError(
+            gettext("The paste holds %(count)d lines: at most %(max)d at a time; paste it in parts.")
+            % {"count": lines, "max": PASTE_MAX_LINES}
+        )
     messages: list[str] = []
     plans: list[_Plan] = []
     seen: dict[tuple[str, Any], int] = {}
@@ -412,6 +497,10 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
         raise ValidationError(messages)
     registrations = _saved(event, plans)
     logger.info("%d players registered in %s from CSV by %s", len(registrations), event.slug, user)
+    history.log_many(
+        _registration_entry(event, plan, registration, user)
+        for plan, registration in zip(plans, registrations, strict=True)
+    )
     return registrations
 
 
@@ -463,7 +552,9 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
     unknown = set(data) - set(EVENT_DETAILS) - {"ruleset"}
     if unknown:
         raise TypeError(f"update_event cannot change {', '.join(sorted(unknown))}")
-    locked = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
+    rows = Event.objects.select_for_update(of=("self",), no_key=True)  # the event only, not its club
+    locked = rows.select_related("club").get(pk=event.pk)
+    old_values = _event_snapshot(locked)
     changed: list[str] = []
     for name in EVENT_DETAILS:
         if name not in data:
@@ -495,6 +586,10 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
     if changed:
         locked.save(update_fields=changed)
         logger.info("event %s edited by %s: %s", locked.slug, user, ", ".join(changed))
+        before, after, summary = history.changes(old_values, _event_snapshot(locked), changed)
+        history.log(
+            event=locked, user=user, action="event edited", summary=summary, before=before, after=after
+        )
     for name in changed:
         setattr(event, name, getattr(locked, name))
     event._rules = None  # the cached engine ruleset follows the stored one
@@ -568,9 +663,34 @@ def update_player(
                 gettext("Someone changed these players at the same time: nothing was saved, try again.")
             ) from None
         logger.info("player %s edited by %s: %s", locked.pk, user, ", ".join(changed))
+        _log_player_edit(locked, user, before, changed)
     for key in data:
         setattr(player, key, getattr(locked, key))
     return player
+
+
+def _log_player_edit(player: Player, user: Any, before: dict[str, Any], changed: list[str]) -> None:
+    """One history entry per event the player is registered in: a player belongs to no single event,
+    and each event's organisers see the change in the standings and EMA report they are responsible
+    for. A player registered nowhere has no event history to write to."""
+    after = {key: _player_value(player, key) for key in changed}
+    old, new, what = history.changes(before, after, changed)
+    summary = gettext("Player %(player)s edited: %(changes)s") % {
+        "player": player.display_name,
+        "changes": what,
+    }
+    events = Event.objects.filter(registrations__player=player).distinct()
+    history.log_many(
+        history.entry(
+            event=event,
+            user=user,
+            action="player edited",
+            summary=summary,
+            before={"player": player.pk, **old},
+            after={"player": player.pk, **new},
+        )
+        for event in events
+    )
 
 
 def _player_value(player: Player, name: str) -> Any:
@@ -581,7 +701,7 @@ def _player_value(player: Player, name: str) -> Any:
 
 def _locked_registration(registration: Registration) -> Registration:
     """The registration row, locked for this transaction, with its player and event."""
-    rows = Registration.objects.select_for_update().select_related("player", "event")
+    rows = Registration.objects.select_for_update(of=("self",), no_key=True).select_related("player", "event")
     found = rows.filter(pk=registration.pk).first()
     if found is None:  # removed by someone else meanwhile
         raise ValidationError(gettext("This registration no longer exists: someone removed it meanwhile."))
@@ -616,11 +736,28 @@ def withdraw_registration(*, registration: Registration, user: Any) -> Registrat
     if not has_games(locked):
         locked.delete()
         logger.info("%s unregistered from %s by %s", locked.player, locked.event.slug, user)
+        history.log(
+            event=locked.event,
+            user=user,
+            action="player unregistered",
+            summary=gettext("%(player)s unregistered (no game played): registered: yes → no")
+            % {"player": locked.player.display_name},
+            before={"player": locked.player_id, "registered": True},
+            after={"player": locked.player_id, "registered": False},
+        )
         return None
     locked.withdrawn_at = timezone.now()
     locked.save(update_fields=["withdrawn_at"])
     registration.withdrawn_at = locked.withdrawn_at
     logger.info("%s withdrawn from %s by %s", locked.player, locked.event.slug, user)
+    history.log(
+        event=locked.event,
+        user=user,
+        action="player withdrawn",
+        summary=gettext("%(player)s withdrawn: withdrawn: no → yes") % {"player": locked.player.display_name},
+        before={"player": locked.player_id, "withdrawn_at": None},
+        after={"player": locked.player_id, "withdrawn_at": locked.withdrawn_at},
+    )
     return registration
 
 
@@ -633,8 +770,17 @@ def restore_registration(*, registration: Registration, user: Any) -> Registrati
             gettext("%(player)s is not withdrawn from %(event)s.")
             % {"player": locked.player.display_name, "event": locked.event.name}
         )
+    withdrawn_at = locked.withdrawn_at
     locked.withdrawn_at = None
     locked.save(update_fields=["withdrawn_at"])
     registration.withdrawn_at = None
     logger.info("%s restored in %s by %s", locked.player, locked.event.slug, user)
+    history.log(
+        event=locked.event,
+        user=user,
+        action="player restored",
+        summary=gettext("%(player)s restored: withdrawn: yes → no") % {"player": locked.player.display_name},
+        before={"player": locked.player_id, "withdrawn_at": withdrawn_at},
+        after={"player": locked.player_id, "withdrawn_at": None},
+    )
     return registration

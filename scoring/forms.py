@@ -345,7 +345,16 @@ class FinalScoresForm(forms.Form):
     chombo_1 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     chombo_2 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     chombo_3 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
-    reason = forms.CharField(required=False, max_length=300, label="Reason (for a correction)")
+    # Required by ``record_final_scores`` when a finished game's scores, sticks or chombos change
+    # (a correction, like a hand's); a first entry needs none, so the form cannot require it itself.
+    reason = forms.CharField(
+        required=False,
+        max_length=300,
+        label=gettext_lazy("Reason (for a correction)"),
+        help_text=gettext_lazy(
+            "Needed to change the scores, sticks or chombos of a finished game: the history keeps it."
+        ),
+    )
     played_on = forms.DateField(
         required=False,
         label=gettext_lazy("Played on"),
@@ -440,3 +449,43 @@ class PlayedOnForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     reason = forms.CharField(required=False, max_length=300, label=gettext_lazy("Reason (optional)"))
+
+
+REASON_MAX = 300  # the history's reason column
+
+
+class HandNumberForm(forms.Form):
+    """The hand a preview is for (``?number=``): a correction of that hand, or none for the next hand.
+
+    A form field rather than ``str.isdigit``, which accepts "²" and 5 000-digit strings that ``int()``
+    then refuses with a server error."""
+
+    number = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+
+    def number_or_none(self) -> int | None:
+        """The hand number, or None when it is missing or not a sensible hand number."""
+        return self.cleaned_data.get("number") if self.is_valid() else None
+
+
+class CorrectionReasonForm(forms.Form):
+    """Why a hand is corrected: bounded like the history's column, and no NUL characters (the database
+    refuses them). A missing reason is the service's to refuse, with its own message."""
+
+    correction_reason = forms.CharField(
+        required=False, max_length=REASON_MAX, label=gettext_lazy("Reason for the correction")
+    )
+
+
+class PenaltyCancelForm(forms.Form):
+    """Why a penalty is cancelled: required, as long as the penalty's column allows."""
+
+    reason = forms.CharField(max_length=200, label=gettext_lazy("Reason"))
+
+
+class PagingForm(forms.Form):
+    """The standings tables' ``page`` and ``per_page`` query values (with or without the second table's
+    prefix): whole numbers in a sane range, or they are ignored (a negative or zero page size crashed
+    the paginator)."""
+
+    page = forms.IntegerField(min_value=1, max_value=1_000_000)
+    per_page = forms.IntegerField(min_value=1, max_value=1000)

@@ -127,6 +127,8 @@ def register_player(request: HttpRequest, slug: str) -> HttpResponse:
             add_service_errors(form, exc)
         else:
             messages.success(request, f"{registration.player.display_name} is registered.")
+            for notice in getattr(registration, "notices", ()):  # e.g. a visitor from another club
+                messages.info(request, notice)
             return redirect("league_manage:event", slug=event.slug)
     return _event_page(request, event, player_form=form)
 
@@ -148,6 +150,9 @@ def register_players_csv(request: HttpRequest, slug: str) -> HttpResponse:
             count = len(registrations)
             done = ngettext("%(count)d player registered.", "%(count)d players registered.", count)
             messages.success(request, done % {"count": count})
+            for registration in registrations:  # e.g. visitors from another club, registered as they are
+                for notice in getattr(registration, "notices", ()):
+                    messages.info(request, notice)
             return redirect("league_manage:event", slug=event.slug)
     return _event_page(request, event, csv_form=form)
 

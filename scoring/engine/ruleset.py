@@ -7,12 +7,34 @@ unverified in rules.md are ordinary settings here: a club that knows better over
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import RulesetError
 
 PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
+
+POINTS_MAX = 1_000_000
+"""The largest number of points any setting may hold (start, return, goal and chombo points, each uma).
+
+Real rules use tens of thousands; a million leaves room for any house rule while keeping every score a
+game can reach far inside the database's integer columns (a start of 10**30 once made finishing a game
+fail). Every caller — the event forms, the admin, imported records — goes through ``make_ruleset``."""
+
+SPEC_MAX_ITEMS = 100
+"""The most keys a rules object, or items a setting's list, may hold: a ruleset has fewer than 30."""
+
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel, _SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxdict = 2, 40, 40, 6, 6
+
+
+def _show(value: Any) -> str:
+    """A value for an error message, bounded: a deeply nested or huge value (a hostile record or admin
+    input) is shown abridged instead of making the message itself fail or fill a screen."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return _SHOW.repr(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,31 +284,42 @@ def _check_value(name: str, value: Any) -> Any:
     where = f"rules: setting '{name}'"
     if setting.kind is bool:
         if not isinstance(value, bool):
-            raise RulesetError(f"{where} must be true or false, not {value!r}", field=name)
+            raise RulesetError(f"{where} must be true or false, not {_show(value)}", field=name)
         return value
     if setting.kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesetError(f"{where} must be a whole number of points, not {value!r}", field=name)
+            raise RulesetError(f"{where} must be a whole number of points, not {_show(value)}", field=name)
         if value < 0:
-            raise RulesetError(f"{where} cannot be negative ({value})", field=name)
+            raise RulesetError(f"{where} cannot be negative ({_show(value)})", field=name)
+        if value > POINTS_MAX:
+            raise RulesetError(
+                f"{where} must be at most {POINTS_MAX} points, not {_show(value)}", field=name
+            )
         return value
     if setting.kind is str:
-        if value not in setting.choices:
+        if not isinstance(value, str) or value not in setting.choices:
             raise RulesetError(
-                f"{where} must be one of {', '.join(setting.choices)}, not {value!r}", field=name
+                f"{where} must be one of {', '.join(setting.choices)}, not {_show(value)}", field=name
             )
         return value
     # tuples
     if not isinstance(value, list | tuple):
-        raise RulesetError(f"{where} must be a list, not {value!r}", field=name)
+        raise RulesetError(f"{where} must be a list, not {_show(value)}", field=name)
     if name == "uma":
         if len(value) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
             raise RulesetError(f"{where} must be four whole numbers of points (1st to 4th)", field=name)
+        if any(abs(v) > POINTS_MAX for v in value):
+            raise RulesetError(
+                f"{where}: each place's uma must be between -{POINTS_MAX} and {POINTS_MAX} points",
+                field=name,
+            )
         return tuple(value)
-    unknown = [v for v in value if v not in setting.choices]
+    if len(value) > SPEC_MAX_ITEMS:
+        raise RulesetError(f"{where} holds {len(value)} items: at most {SPEC_MAX_ITEMS}", field=name)
+    unknown = [v for v in value if not isinstance(v, str) or v not in setting.choices]
     if unknown:
         raise RulesetError(
-            f"{where}: unknown yakuman {unknown[0]!r} (known: {', '.join(setting.choices)})", field=name
+            f"{where}: unknown yakuman {_show(unknown[0])} (known: {', '.join(setting.choices)})", field=name
         )
     return tuple(dict.fromkeys(value))
 
@@ -314,11 +347,21 @@ def _check_consistency(rules: Ruleset) -> None:
 def make_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     """The preset's settings with ``overrides`` applied, validated."""
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesetError(f"rules: unknown preset {preset!r} (known: {', '.join(PRESETS)})", field="preset")
+        raise RulesetError(
+            f"rules: unknown preset {_show(preset)} (known: {', '.join(PRESETS)})", field="preset"
+        )
+    if overrides is not None and not isinstance(overrides, dict):
+        raise RulesetError("rules: the overrides must be an object of settings", field="preset")
+    if overrides and len(overrides) > SPEC_MAX_ITEMS:
+        raise RulesetError(
+            f"rules: {len(overrides)} settings given, at most {SPEC_MAX_ITEMS}", field="preset"
+        )
     values: dict[str, Any] = {}
     for name, value in {**PRESETS[preset], **(overrides or {})}.items():
-        if name not in SETTINGS:
-            raise RulesetError(f"rules: unknown setting {name!r}", field=name)
+        if not isinstance(name, str) or name not in SETTINGS:
+            raise RulesetError(
+                f"rules: unknown setting {_show(name)}", field=name if isinstance(name, str) else None
+            )
         values[name] = _check_value(name, value)
     rules = Ruleset(preset=preset, **values)
     _check_consistency(rules)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from league.models import Hanchan
 from scoring import engine
+from scoring.engine.record import MAX_HANDS
 from scoring.models import Hand, Win
 from scoring.records import engine_hand as _engine_hand
 from scoring.records import engine_hands, hand_row, win_rows
@@ -27,8 +28,19 @@ from .sync import refresh, refresh_results
 
 
 def lock_game(hanchan: Hanchan, expected_version: int | None) -> Hanchan:
-    """The game row, locked for this transaction; GameChanged if it moved on since the organiser looked."""
-    locked = Hanchan.objects.select_for_update().select_related("event").get(pk=hanchan.pk)
+    """The game row, locked for this transaction; GameChanged if it moved on since the organiser looked.
+
+    Only the game row is locked (``of=("self",)``), although its event is read with it: locking the
+    event too made every table of a tournament queue on that one row, and deadlock (PostgreSQL) with
+    the ratings rebuild, whose rows point at the event and at the games. ``no_key`` (FOR NO KEY UPDATE)
+    is what a plain UPDATE of the row takes: it still serialises the writers of this game, but not the
+    rows merely pointing at it (a rating or history row written meanwhile by another transaction).
+    """
+    locked = (
+        Hanchan.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=hanchan.pk)
+    )
     if expected_version is not None and locked.version != expected_version:
         raise GameChanged(locked.pk, locked.version, expected_version)
     return locked
@@ -45,6 +57,11 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
 # The history summary of a game finished by the hand that reached its end (see ``record_hand``): a
 # resubmitted hand is recognised by it, so it must not be reworded without updating ``_resubmitted``.
 AUTO_FINISHED = "The game reached its end and was finished automatically."
+
+# The engine's limit on the hands of one game (game-record.md "Limits"): the web, import and replay agree.
+TOO_MANY_HANDS = gettext_lazy(
+    "A game holds at most %(limit)s hands: this one is full. Finish it, or correct a hand instead."
+)
 
 # Why a finished game's last hand cannot be undone (the view says it before the organiser asks, too).
 UNDO_FINISHED = gettext_lazy("This game is finished: reopen it first, with a reason, or correct the hand.")
@@ -81,6 +98,8 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
     hands = engine_hands(hanchan)
     if number is not None and not 1 <= number <= len(hands):
         raise ValidationError(f"Hand {number} does not exist in this game.")
+    if number is None and len(hands) >= MAX_HANDS:
+        raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     try:
         if number is not None:
             hands[number - 1] = hand
@@ -160,6 +179,8 @@ def record_hand(
     if game.status == Hanchan.Status.FINISHED:
         raise ValidationError("This game is finished: reopen it to add hands, or correct a hand instead.")
     number = game.hands.count() + 1
+    if number > MAX_HANDS:
+        raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     row = _write(game, number, hand, tiles)
     played = refresh(game)
     assert played is not None

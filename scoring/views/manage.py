@@ -16,10 +16,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from league.forms import add_service_errors
 from league.models import Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine, services
-from scoring.forms import FinalScoresForm, HandForm, PenaltyForm, PlayedOnForm, ReasonForm, StartGameForm
+from scoring.forms import (
+    CorrectionReasonForm,
+    FinalScoresForm,
+    HandForm,
+    HandNumberForm,
+    PenaltyCancelForm,
+    PenaltyForm,
+    PlayedOnForm,
+    ReasonForm,
+    StartGameForm,
+)
 from scoring.models import Penalty
 from scoring.records import chombo_penalties_by_seat, engine_hand
 from scoring.selectors import (
@@ -36,6 +47,17 @@ from scoring.services.hands import UNDO_FINISHED
 
 def _error_text(exc: ValidationError) -> str:
     return " ".join(exc.messages)
+
+
+def _form_errors_text(form: Any) -> str:
+    """A bound form's errors as one line that names each field (for a flash message)."""
+    parts = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = str(field.label or name.replace("_", " ").capitalize()) if field is not None else ""
+        text = " ".join(str(e) for e in errors)
+        parts.append(f"{label}: {text}" if label else text)
+    return " ".join(parts)
 
 
 def _changed(request: HttpRequest, exc: services.GameChanged, hanchan: Hanchan) -> HttpResponse:
@@ -167,8 +189,8 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The payments the hand being entered would make, shown before saving (htmx partial)."""
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
-    raw = request.POST.get("number") or request.GET.get("number") or ""
-    number = int(raw) if raw.isdigit() else None  # a correction of hand ``number``
+    raw = request.POST.get("number") or request.GET.get("number") or None
+    number = HandNumberForm({"number": raw}).number_or_none()  # a correction of hand ``number``
     if number is not None and 1 <= number <= len(view.log):
         # The form reads the winds of the hand being corrected, not of the next one.
         state = engine.TableState(scores=[], deal=view.log[number - 1].deal)
@@ -205,8 +227,12 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         initial={"version": hanchan.version, **HandForm.initial_for(current)},
     )
     reason_error = None
-    if request.method == "POST" and form.is_valid() and form.hand is not None:
-        reason = request.POST.get("correction_reason", "")
+    reason_form = CorrectionReasonForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and not reason_form.is_valid():
+        reason_error = " ".join(reason_form.errors["correction_reason"])
+        form.is_valid()  # show the hand's own errors too
+    elif request.method == "POST" and form.is_valid() and form.hand is not None:
+        reason = reason_form.cleaned_data["correction_reason"]
         try:
             services.correct_hand(
                 hanchan=hanchan,
@@ -224,7 +250,9 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             else:
                 form.apply_engine_error(exc)
         else:
-            messages.success(request, f"Hand {number} corrected; later hands were replayed.")
+            messages.success(
+                request, gettext("Hand %(number)s corrected; later hands were replayed.") % {"number": number}
+            )
             return redirect("scoring_manage:game", hanchan.pk)
     return render(
         request,
@@ -236,7 +264,8 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "number": number,
             "line": before,
             "reason_error": reason_error,
-            "reason": request.POST.get("correction_reason", ""),
+            # Shown back in the input only as long as the column allows (the form refused the rest).
+            "reason": request.POST.get("correction_reason", "")[:300].replace("\x00", ""),
         },
         status=422 if request.method == "POST" else 200,
     )
@@ -351,7 +380,9 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            # The missing reason of a correction goes on its field; an error about a setting the form
+            # has no field for ("chombos") goes at the top rather than failing the request.
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Final scores saved: the game is finished.")
             return redirect("scoring_manage:game", pk)
@@ -395,12 +426,19 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
 def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
     event = managed_event_or_404(request.user, slug)
     penalty = get_object_or_404(Penalty, pk=penalty_id, event=event)
+    form = PenaltyCancelForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            gettext("The penalty is not cancelled. %(errors)s") % {"errors": _form_errors_text(form)},
+        )
+        return redirect("scoring_manage:penalties", slug)
     try:
-        services.cancel_penalty(penalty=penalty, user=request.user, reason=request.POST.get("reason", ""))
+        services.cancel_penalty(penalty=penalty, user=request.user, reason=form.cleaned_data["reason"])
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
     else:
-        messages.success(request, "Penalty cancelled.")
+        messages.success(request, gettext("Penalty cancelled."))
     return redirect("scoring_manage:penalties", slug)
 
 

@@ -18,6 +18,7 @@ from league.models import Player, Registration
 from league.permissions import (
     LoginRequired,
     require_login_for_members_game,
+    require_visible_player,
     visible_event_or_404,
     visible_events,
 )
@@ -25,6 +26,7 @@ from scoring.charts import game as game_charts
 from scoring.charts import player as player_charts
 from scoring.exports.csvfile import csv_response
 from scoring.filters import StandingsFilter
+from scoring.forms import PagingForm
 from scoring.models import RatingChange
 from scoring.ratings import current_ratings
 from scoring.selectors import game_view, visible_game_or_404
@@ -51,6 +53,27 @@ def login_for_members_only(view: View) -> View:
     return wrapped
 
 
+def bounded_paging(request: HttpRequest) -> HttpRequest:
+    """Drop the standings tables' ``page``/``per_page`` values that are not sane whole numbers.
+
+    django-tables2 reads them straight from the query string, and a page size of 0 or -1 crashes its
+    paginator: they go through a bounded form first, and whatever it refuses is ignored (the defaults
+    apply), as a link with a stray parameter should be."""
+    query = request.GET.copy()
+    for prefix in ("", UNRANKED_PREFIX):
+        for name in ("page", "per_page"):
+            key = f"{prefix}{name}"
+            if key in query:
+                form = PagingForm({name: query.get(key)})
+                form.is_valid()
+                if name in form.errors:
+                    del query[key]
+                else:
+                    query[key] = str(form.cleaned_data[name])
+    request.GET = query
+    return request
+
+
 @login_for_members_only
 def game(request: HttpRequest, pk: int) -> HttpResponse:
     """A game: players, result, hand log and the chart of the scores through the hands."""
@@ -71,7 +94,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     event = visible_event_or_404(request.user, slug)
     filters = StandingsFilter(request.GET, event=event)
     options = filters.options()
-    ranked, unranked = configured_tables(request, standings(event, **options), paginate=True)
+    ranked, unranked = configured_tables(bounded_paging(request), standings(event, **options), paginate=True)
     # The download repeats the filters (the event's minimum made explicit) and both sort orders.
     query = QueryDict(mutable=True)
     if filters.is_valid():
@@ -109,15 +132,23 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     filters = StandingsFilter(request.GET, event=event)
     if not filters.is_valid():
         return HttpResponse(filters.first_error(), status=400, content_type="text/plain; charset=utf-8")
-    tables = configured_tables(request, standings(event, **filters.options()), paginate=False)
+    tables = configured_tables(
+        bounded_paging(request), standings(event, **filters.options()), paginate=False
+    )
     return csv_response(csv_rows(export_rows(tables)), f"{event.slug}-standings.csv")
 
 
+@login_for_members_only
 def player(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: who they are, their events, and over one event (``?event=slug``) or every event the
-    visitor may see: results, statistics, head-to-head, ratings and their charts."""
+    visitor may see: results, statistics, head-to-head, ratings and their charts.
+
+    Only for a visitor who may see an event the player plays in: someone who plays only in members-only
+    events is a login away for an anonymous visitor (as those events are), and a 404 otherwise."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     page = player_page(player, visible_events(request.user), request.GET.get("event"))
+    if not page.registrations:  # registered in a visible event: visible; else ask (substitute seats...)
+        require_visible_player(request.user, player)
     stats, name = page.statistics, player.display_name
     tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
     return render(

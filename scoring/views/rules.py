@@ -22,9 +22,8 @@ from django.views.decorators.http import require_http_methods
 from league.forms import RulesForm, chosen_preset, preset_label
 from league.models import Event, Hanchan
 from league.permissions import managed_event_or_404
+from scoring.forms import ReasonForm
 from scoring.services import rules as rules_service
-
-REASON_MAX = 300  # the history's reason column
 
 
 def _proposal(request: HttpRequest) -> QueryDict | None:
@@ -49,7 +48,11 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "league/manage/_rules_fieldset.html", {"form": form})
         return _page(request, event, form)
     form = RulesForm(data, rules=event.rules)
-    reason = (data.get("reason") or "").strip()[:REASON_MAX]
+    # The reason goes through a bounded form field (at most 300 characters, no NUL, which the database
+    # refuses): a raw value once reached the history's insert.
+    reason_form = ReasonForm({"reason": data.get("reason") or ""})
+    reason_ok = reason_form.is_valid()
+    reason = reason_form.cleaned_data["reason"] if reason_ok else ""
     if not form.is_valid():
         return _page(request, event, form, status=422 if request.method == "POST" else 200)
     rules = form.ruleset()
@@ -59,8 +62,8 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return _page(request, event, form, status=422 if request.method == "POST" else 200)
     errors: list[str] = []
-    reason_errors: list[str] = []
-    if request.method == "POST" and "confirm" in data:
+    reason_errors: list[str] = [] if reason_ok else list(reason_form.errors["reason"])
+    if request.method == "POST" and "confirm" in data and reason_ok:
         try:
             rules_service.change_rules(event=event, ruleset=rules, user=request.user, reason=reason)
         except ValidationError as exc:

@@ -350,3 +350,35 @@ def test_dashboard_and_player_page_queries_are_bounded(django_assert_max_num_que
     # The player, their events, then the statistics and ratings (tests/scoring/test_statistics.py).
     with django_assert_max_num_queries(8):
         assert Client().get(player.get_absolute_url()).status_code == 200
+
+
+def test_paste_is_bounded_with_a_message_naming_the_limit(organiser, event):
+    """~5 500 pasted players ran past the web worker's 30 s: a paste holds at most 1 000 lines."""
+    client = client_for(organiser)
+    url = reverse("league_manage:register_players_csv", args=[event.slug])
+    text = "\n".join(f"Player {i}" for i in range(1001))
+    response = client.post(url, {"csv": text})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The paste holds 1001 lines: at most 1000 at a time" in page
+    assert not Registration.objects.filter(event=event).exists()
+    response = client.post(url, {"csv": "x" * 200_001})
+    assert "at most 200000 characters" in response.content.decode()
+    assert not Registration.objects.filter(event=event).exists()
+    # 1 000 lines (a header and 999 players) are within the limit: checked as usual.
+    text = "display name\n" + "\n".join(f"Player {i}" for i in range(998)) + "\nBob, Bob, Smith, 1234"
+    response = client.post(url, {"csv": text})
+    assert "line 1000: EMA number 1234 must be 8 digits" in response.content.decode()
+
+
+def test_event_form_points_are_bounded_by_the_engine(organiser, club):
+    client = client_for(organiser)
+    url = reverse("league_manage:event_create", args=[club.slug])
+    response = client.post(url, event_post(start_points="2000000", return_points="2000000"))
+    assert response.status_code == 200
+    assert "start_points" in response.context["form"].errors
+    response = client.post(url, event_post(start_points="9" * 5000, goal_points="-" + "9" * 40))
+    assert response.status_code == 200
+    assert {"start_points", "goal_points"} <= set(response.context["form"].errors)
+    assert not Event.objects.filter(club=club).exists()
+

@@ -260,3 +260,77 @@ def test_void_and_reopen(game, organiser):
     assert game.status == Hanchan.Status.IN_PROGRESS
     actions = list(HistoryEntry.objects.filter(hanchan=game).values_list("action", flat=True))
     assert {"game voided", "game reopened", "game finished"} <= set(actions)
+
+
+# -- final scores: a correction of a finished game needs a reason and shows what changed -----------------
+
+
+@pytest.fixture
+def paper_game(event, players, organiser):
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(hanchan=game, scores=[40000, 32000, 28000, 20000], user=organiser)
+    return game
+
+
+def test_correcting_the_final_scores_of_a_finished_game_needs_a_reason(paper_game, organiser):
+    for reason in ("", "   "):
+        with pytest.raises(ValidationError) as info:
+            services.record_final_scores(
+                hanchan=paper_game, scores=[32000, 40000, 28000, 20000], user=organiser, reason=reason
+            )
+        assert "reason" in info.value.message_dict
+    assert [s.final_score for s in paper_game.seats.order_by("seat")] == [40000, 32000, 28000, 20000]
+    assert SeatResult.objects.get(hanchan=paper_game, seat=0).score == 40000
+    assert not HistoryEntry.objects.filter(action="final scores corrected").exists()
+
+    services.record_final_scores(
+        hanchan=paper_game, scores=[32000, 40000, 28000, 20000], user=organiser, reason="slips swapped"
+    )
+    entry = HistoryEntry.objects.get(action="final scores corrected")
+    assert entry.reason == "slips swapped"
+    assert entry.before["scores"] == [40000, 32000, 28000, 20000]
+    assert entry.after["scores"] == [32000, 40000, 28000, 20000]
+    assert "scores: 40000/32000/28000/20000 → 32000/40000/28000/20000" in entry.summary
+    # Saving the same values again corrects nothing: no reason is asked for.
+    services.record_final_scores(hanchan=paper_game, scores=[32000, 40000, 28000, 20000], user=organiser)
+
+
+def test_changing_only_the_chombos_of_a_finished_game_needs_a_reason_too(paper_game, organiser):
+    with pytest.raises(ValidationError) as info:
+        services.record_final_scores(
+            hanchan=paper_game, scores=[40000, 32000, 28000, 20000], chombos=[0, 1, 0, 0], user=organiser
+        )
+    assert "reason" in info.value.message_dict
+    assert not Penalty.objects.exists()
+
+
+def test_a_chombo_correction_shows_the_counts_and_penalties_before_and_after(paper_game, organiser):
+    services.record_final_scores(
+        hanchan=paper_game,
+        scores=[40000, 32000, 28000, 20000],
+        chombos=[0, 1, 0, 0],
+        user=organiser,
+        reason="chombo forgotten",
+    )
+    entry = HistoryEntry.objects.get(action="final scores corrected")
+    assert entry.before["chombos"] == [0, 0, 0, 0] and entry.after["chombos"] == [0, 1, 0, 0]
+    assert entry.before["chombo_penalties"] == [0, 0, 0, 0]
+    assert entry.after["chombo_penalties"] == [0, -20000, 0, 0]
+    assert entry.before != entry.after
+    assert "chombos: 0/0/0/0 → 0/1/0/0" in entry.summary
+    assert "chombo penalties: 0/0/0/0 → 0/-20000/0/0" in entry.summary
+    assert "scores" not in entry.summary  # unchanged
+
+
+def test_a_first_entry_with_chombos_says_so(event, players, organiser):
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(
+        hanchan=game, scores=[40000, 32000, 28000, 20000], chombos=[0, 0, 2, 0], user=organiser
+    )
+    entry = HistoryEntry.objects.get(action="final scores entered")
+    assert entry.after["chombos"] == [0, 0, 2, 0] and entry.after["chombo_penalties"] == [0, 0, -40000, 0]
+    assert "chombos: 0/0/0/0 → 0/0/2/0" in entry.summary

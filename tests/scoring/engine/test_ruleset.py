@@ -382,3 +382,55 @@ def test_setting_is_documented(name):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_describe_covers_every_setting(preset):
     assert len(make_ruleset(preset).describe()) == len(SETTINGS)
+
+
+# -- hostile numbers and shapes (one place for the forms, the admin and imported records) ----------------
+
+
+INT_SETTINGS = sorted(name for name, s in SETTINGS.items() if s.kind is int and name != "red_fives")
+
+
+@pytest.mark.parametrize("name", INT_SETTINGS)
+@pytest.mark.parametrize("value", [1_000_001, 10**30, 10**5000], ids=["1e6+1", "1e30", "1e5000"])
+def test_points_settings_are_bounded(name, value):
+    with pytest.raises(RulesetError) as caught:
+        make_ruleset("ema2016", {name: value})
+    assert caught.value.field == name
+    assert "at most 1000000" in caught.value.message
+    assert len(caught.value.message) < 200  # a 5 000-digit number is not repeated back
+
+
+@pytest.mark.parametrize(
+    "uma",
+    [[10**30, 0, 0, -(10**30)], [2_000_000, 0, 0, -2_000_000], [10**5000, 0, 0, -(10**5000)]],
+    ids=["1e30", "2e6", "1e5000"],
+)
+def test_uma_entries_are_bounded(uma):
+    with pytest.raises(RulesetError) as caught:
+        make_ruleset("ema2016", {"uma": uma})
+    assert caught.value.field == "uma"
+    assert len(caught.value.message) < 200
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("name", ["pao_yaku", "ties", "kiriage", "start_points"])
+def test_deeply_nested_values_are_refused_with_a_short_message(name):
+    with pytest.raises(RulesetError) as caught:
+        ruleset_from_spec({"preset": "ema2016", name: _nested(50_000)})
+    assert caught.value.field == name
+    assert len(caught.value.message) < 300
+
+
+def test_oversized_specs_are_refused():
+    with pytest.raises(RulesetError):
+        make_ruleset("ema2016", {"pao_yaku": ["daisangen"] * 10_000})
+    with pytest.raises(RulesetError):
+        ruleset_from_spec({"preset": "ema2016", **{f"k{i}": 1 for i in range(1000)}})
+    with pytest.raises(RulesetError):
+        make_ruleset("ema2016", ["start_points"])  # type: ignore[arg-type]
