@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.forms import add_service_errors
@@ -286,12 +287,51 @@ def _undo_page(
     return render(request, "scoring/manage/undo_confirm.html", context, status=status)
 
 
-def _action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
+def _form_error_text(form: forms.Form) -> str:
+    """Every error of an invalid form, each after its field's label ("Played on: Enter a valid date.")."""
+    parts = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = (field.label or name.replace("_", " ").capitalize()) if field is not None else ""
+        text = " ".join(errors)
+        parts.append(f"{label}: {text}" if label else text)
+    return " ".join(parts)
+
+
+def _action(
+    request: HttpRequest,
+    pk: int,
+    run: Any,
+    done: Any,
+    *,
+    form_class: type[forms.Form] = ReasonForm,
+    fields: tuple[str, ...] = (),
+) -> HttpResponse:
+    """A game action from its form on the game page: parse, call the service, say what happened.
+
+    ``fields`` are the form's values passed on to ``run`` besides the reason and the version; ``done`` is
+    the success message, or a function of the cleaned data that makes it."""
     hanchan = managed_game_or_404(request.user, pk)
-    form = ReasonForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
-        messages.error(request, "The form was not valid.")
+        messages.error(request, _form_error_text(form))
         return redirect("scoring_manage:game", pk)
+    data = form.cleaned_data
+    try:
+        run(
+            hanchan=hanchan,
+            user=request.user,
+            reason=data.get("reason") or "",
+            expected_version=data.get("version"),
+            **{name: data[name] for name in fields},
+        )
+    except services.GameChanged as exc:
+        return _changed(request, exc, hanchan)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, done(data) if callable(done) else done)
+    return redirect("scoring_manage:game", pk)
     try:
         run(
             hanchan=hanchan,
@@ -344,19 +384,20 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.finish_game, "The game is finished and counts in the standings.")
+    done = gettext_lazy("The game is finished and counts in the standings.")
+    return _action(request, pk, services.finish_game, done)
 
 
 @login_required
 @require_POST
 def void(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.void_game, "The game is void: it no longer counts.")
+    return _action(request, pk, services.void_game, gettext_lazy("The game is void: it no longer counts."))
 
 
 @login_required
 @require_POST
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.reopen_game, "The game is reopened.")
+    return _action(request, pk, services.reopen_game, gettext_lazy("The game is reopened."))
 
 
 @login_required
@@ -446,27 +487,11 @@ def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResp
 @require_POST
 def played_on(request: HttpRequest, pk: int) -> HttpResponse:
     """Change the date a game was played on (any game, finished or not; the history keeps the change)."""
-    hanchan = managed_game_or_404(request.user, pk)
-    form = PlayedOnForm(request.POST)
-    if not form.is_valid():
-        errors = form.errors.get("played_on") or form.errors.get("version") or form.errors.get("reason")
-        messages.error(request, gettext("Played on: %(error)s") % {"error": " ".join(errors or [])})
-        return redirect("scoring_manage:game", pk)
-    try:
-        set_played_on(
-            hanchan=hanchan,
-            played_on=form.cleaned_data["played_on"],
-            user=request.user,
-            reason=form.cleaned_data.get("reason") or "",
-            expected_version=form.cleaned_data.get("version"),
-        )
-    except services.GameChanged as exc:
-        return _changed(request, exc, hanchan)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
-        messages.success(
-            request,
-            gettext("The game is dated %(date)s.") % {"date": form.cleaned_data["played_on"].isoformat()},
-        )
-    return redirect("scoring_manage:game", pk)
+    return _action(
+        request,
+        pk,
+        set_played_on,
+        lambda data: gettext("The game is dated %(date)s.") % {"date": data["played_on"].isoformat()},
+        form_class=PlayedOnForm,
+        fields=("played_on",),
+    )

@@ -292,3 +292,14 @@ def test_preview_of_a_correction_replays_from_that_hand(client_in, game):
         reverse("scoring_manage:preview", args=[game.pk]) + "?number=9", {"result": "draw"}
     )
     assert "Hand 9 does not exist" in missing.content.decode()
+
+
+def test_an_invalid_game_action_names_the_field_and_the_rule(client_in, game):
+    """Void with an over-long reason: the message names the field, nothing changes."""
+    response = client_in.post(
+        reverse("scoring_manage:void", args=[game.pk]), {"reason": "x" * 301, "version": 0}, follow=True
+    )
+    texts = [str(m) for m in response.context["messages"]]
+    assert any(t.startswith("Reason: ") and "300" in t for t in texts), texts
+    game.refresh_from_db()
+    assert game.status == game.Status.IN_PROGRESS
