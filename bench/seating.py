@@ -1,6 +1,6 @@
 """Seating generation time and quality, against the goal of well under 10 s per schedule.
 
-Times ``league.seating.generate`` (best of 3, ``time.perf_counter``) for the usual EMA sizes — 32, 48 and
+Times ``tournaments.seating.generate`` (best of 3, ``time.perf_counter``) for the usual EMA sizes — 32, 48 and
 64 players over 8 rounds by default — and prints each schedule's quality: repeated pairs (goal 0), the
 most times any pair met, and the wind imbalance (goal 0: everyone sits each wind R/4 times). "MISSED"
 means over time, unbalanced winds, or repeats above the counting lower bound, which not every size can
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from league import seating  # noqa: E402
+from tournaments import seating  # noqa: E402
 
 GOAL = 10.0  # seconds per schedule
 ROUNDS = 3

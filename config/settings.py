@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "axes",
     "league",
     "scoring",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -15,8 +15,10 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("league.urls_public")),
     path("", include("scoring.urls_public")),
+    path("", include("tournaments.urls_public")),
     path("manage/", include("league.urls_manage")),
     path("manage/", include("scoring.urls_manage")),
+    path("manage/", include("tournaments.urls_manage")),
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico whatever the page links: send them to the SVG (resolved per request,
     # so the hashed name of the production static files is read only once they are collected).

@@ -1,8 +1,8 @@
-"""Organisers' URLs of the scoring app: games, hand entry, corrections, penalties."""
+"""Organisers' URLs of the scoring app: games, hand entry, corrections, penalties, rules."""
 
 from django.urls import path
 
-from .views import ema, manage, tournament
+from .views import manage
 from .views.rules import event_rules
 
 app_name = "scoring_manage"
@@ -14,16 +14,7 @@ urlpatterns = [
     path(
         "events/<slug:slug>/penalties/<int:penalty_id>/cancel/", manage.penalty_cancel, name="penalty_cancel"
     ),
-    path("events/<slug:slug>/tournament/", tournament.overview, name="tournament"),
-    path("events/<slug:slug>/tournament/seating/", tournament.generate, name="tournament_generate"),
-    path("events/<slug:slug>/tournament/swap/", tournament.swap, name="tournament_swap"),
-    path("events/<slug:slug>/tournament/replace/", tournament.replace, name="tournament_replace"),
-    path("events/<slug:slug>/tournament/swiss/", tournament.swiss, name="tournament_swiss"),
-    path("events/<slug:slug>/rounds/<int:number>/seating/", tournament.seating_print, name="seating_print"),
-    path("events/<slug:slug>/rounds/<int:number>/slips/", tournament.slips_print, name="slips_print"),
     path("events/<slug:slug>/rules/", event_rules, name="event_rules"),
-    path("events/<slug:slug>/ema/", ema.overview, name="ema"),
-    path("events/<slug:slug>/ema/<str:fmt>/", ema.download, name="ema_download"),
     path("games/<int:pk>/", manage.game, name="game"),
     path("games/<int:pk>/hands/", manage.hand_add, name="hand_add"),
     path("games/<int:pk>/preview/", manage.preview, name="preview"),

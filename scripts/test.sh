@@ -14,4 +14,5 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 .venv/bin/ruff check .
+.venv/bin/lint-imports --no-cache
 exec .venv/bin/python -m pytest "$@"

@@ -1,11 +1,6 @@
-"""Reports an organiser downloads, one class per export (in the manner of pretix's exporters).
+"""File formats every export shares (CSV with a byte-order mark, formula neutralising).
 
-Each export class takes the event, yields its rows once through ``iterate_list`` and renders them to every
-format it offers, so that the page preview, the download and the management command can never disagree.
+The exports themselves live with the page they belong to (the EMA report in ``tournaments.ema``,
+the standings CSV with the standings view), each as a class that yields its rows once, in the manner
+of pretix's exporters, so that the page preview, the download and the management command never disagree.
 """
-
-from .ema import EmaResultsExport, ExportFile
-
-EXPORTS = {EmaResultsExport.identifier: EmaResultsExport}
-
-__all__ = ["EXPORTS", "EmaResultsExport", "ExportFile"]

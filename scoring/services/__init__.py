@@ -5,7 +5,6 @@ from .errors import GameChanged
 from .hanchan import finish_game, record_final_scores, reopen_game, start_game, void_game
 from .hands import correct_hand, preview, record_hand, undo_last_hand
 from .penalties import add_penalty, cancel_penalty
-from .tournament import replace_player, reseat_swiss, round_status, seat_tournament, swap_players
 
 __all__ = [
     "GameChanged",
@@ -17,12 +16,7 @@ __all__ = [
     "record_final_scores",
     "record_hand",
     "reopen_game",
-    "replace_player",
-    "reseat_swiss",
-    "round_status",
-    "seat_tournament",
     "start_game",
-    "swap_players",
     "undo_last_hand",
     "void_game",
 ]

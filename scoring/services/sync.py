@@ -15,6 +15,7 @@ from scoring import engine
 from scoring.models import Hand, HandSeat, SeatResult, Win
 from scoring.ratings import schedule_rebuild
 from scoring.records import chombo_penalties_by_seat, engine_hand, penalty_points, stored_hands
+from scoring.substitutes import credited_result
 
 from .errors import as_validation_error
 
@@ -173,12 +174,14 @@ def _write_results(hanchan: Hanchan, played: engine.Replay | None, rules: engine
     for seat, count in enumerate(chombo_penalties_by_seat(hanchan)):
         chombos[seat] += count
     finished_at = hanchan.finished_at or timezone.now()
-    results = list(final.results)
     event = hanchan.event
-    if event.substitute_credit == event.SubstituteCredit.FIXED:
-        # A substitute's game counts for the replaced player as a fixed result, whatever was played.
-        for seat in hanchan.seats.filter(on_behalf_of__isnull=False).values_list("seat", flat=True):
-            results[seat] = event.substitute_fixed_result
+    substituted: set[int] = set()
+    if event.substitute_credit == event.SubstituteCredit.FIXED:  # the query is needed only then
+        substituted = set(hanchan.seats.filter(on_behalf_of__isnull=False).values_list("seat", flat=True))
+    results = [
+        credited_result(event, played=played, substitute=seat in substituted)
+        for seat, played in enumerate(final.results)
+    ]
     SeatResult.objects.bulk_create(
         [
             SeatResult(

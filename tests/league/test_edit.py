@@ -365,8 +365,8 @@ def test_withdrawn_players_are_not_offered_for_a_new_game_but_still_count(event,
 
 
 def test_withdrawn_players_are_left_out_of_the_tournament_seating(club, players, organiser):
-    from scoring.services.tournament import _seat_pool
     from tests.conftest import make_event
+    from tournaments.services import _seat_pool
 
     tournament = make_event(club, slug="lyon-open")
     for player in players[:5]:

@@ -331,7 +331,9 @@ def test_import_of_the_largest_record_takes_seconds(event: Event, players: Any) 
 # -- argument errors -------------------------------------------------------------------------------------
 
 PROJECT_COMMANDS = sorted(
-    name for name, app in get_commands().items() if app.split(".")[0] in {"scoring", "league", "config"}
+    name
+    for name, app in get_commands().items()
+    if app.split(".")[0] in {"scoring", "league", "tournaments", "config"}
 )
 REQUIRES_EVENT = ["export_ema", "export_games", "import_games", "standings"]
 # What each command needs besides the bad option, so that the option is what argparse complains about.

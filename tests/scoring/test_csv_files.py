@@ -31,10 +31,10 @@ from openpyxl import load_workbook
 
 from league.models import Event, Hanchan, Player, Registration
 from scoring import services
-from scoring.exports import EmaResultsExport
 from scoring.exports.csvfile import cell_text, csv_bytes, csv_response, csv_text
 from tests.conftest import make_event
 from tests.scoring.commands import run
+from tournaments.ema import EmaResultsExport
 
 pytestmark = pytest.mark.django_db
 
@@ -183,7 +183,7 @@ def test_ema_csv_keeps_the_leading_zeros_and_has_the_bom(open_cup, organiser, tm
     # The organiser's download and --output FILE are that file; standard output is it without the BOM.
     client = Client()
     client.force_login(organiser)
-    download = client.get(reverse("scoring_manage:ema_download", args=[open_cup.slug, "csv"]))
+    download = client.get(reverse("tournaments_manage:ema_download", args=[open_cup.slug, "csv"]))
     assert download.content == report.data
     target = tmp_path / "ema.csv"
     assert run("export_ema", "--event", open_cup.slug, "--output", str(target)) == (0, "", "")

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import league.forms
 import scoring.forms
-import scoring.views.tournament
+import tournaments.forms
 from league.models import Event, Registration
 from scoring import services
 from scoring.engine import SETTINGS, Hand, Win, make_ruleset
@@ -60,7 +60,7 @@ def _form_fields() -> set[str]:
     names: set[str] = set(SETTINGS) | {f"uma_{i}" for i in range(4)}
     names |= {f"{f}_{i}" for f in ("winner", "han", "fu", "yakuman", "score", "chombo") for i in range(4)}
     names |= {"number", "reason", "correction_reason", "confirm", "next", "username", "password"}
-    for module in (scoring.forms, league.forms, scoring.views.tournament):
+    for module in (scoring.forms, league.forms, tournaments.forms):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, forms.BaseForm):
                 names |= set(getattr(cls, "base_fields", {}))
@@ -134,8 +134,8 @@ def _args(name: str, kwargs: list[str], objects: dict[str, Any]) -> dict[str, An
 
 @pytest.fixture
 def objects(event, players, organiser):
-    from scoring.services.tournament import seat_tournament
     from tests.conftest import make_event
+    from tournaments.services import seat_tournament
 
     game = services.start_game(event=event, players=players[:4], user=organiser)
     services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)
@@ -263,7 +263,7 @@ def test_regenerating_seating_after_a_penalty_on_an_unplayed_table(objects, orga
     )
     client = Client()
     client.force_login(organiser)
-    url = reverse("scoring_manage:tournament_generate", args=[tournament.slug])
+    url = reverse("tournaments_manage:tournament_generate", args=[tournament.slug])
     response = client.post(url, {"rounds": "2", "seed": "7"}, follow=True)
     assert response.status_code == 200
     assert [m.level_tag for m in response.context["messages"]] == ["error"]

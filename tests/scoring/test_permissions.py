@@ -1,5 +1,5 @@
-"""A permission matrix over every scoring URL: anonymous, player, organiser of another club, the
-organiser, staff. Someone else's game or event answers 404 and nothing changes."""
+"""A permission matrix over every scoring and tournament URL: anonymous, player, organiser of another
+club, the organiser, staff. Someone else's game or event answers 404 and nothing changes."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from scoring import services, urls_manage, urls_public
 from scoring.engine import Hand, Win
 from scoring.models import Hand as HandRow
 from scoring.models import HistoryEntry, Penalty
+from tournaments import urls_manage as tournament_urls_manage
+from tournaments import urls_public as tournament_urls_public
 
 pytestmark = pytest.mark.django_db
 
@@ -30,13 +32,13 @@ MATRIX = [
     ("scoring_manage:penalties", "event", "get", 200),
     ("scoring_manage:penalties", "event", "post", 422),
     ("scoring_manage:penalty_cancel", "penalty", "post", 302),
-    ("scoring_manage:tournament", "tournament", "get", 200),
-    ("scoring_manage:tournament_generate", "tournament", "post", 302),
-    ("scoring_manage:tournament_swap", "tournament", "post", 302),
-    ("scoring_manage:tournament_replace", "tournament", "post", 302),
-    ("scoring_manage:tournament_swiss", "tournament", "post", 302),
-    ("scoring_manage:seating_print", "round", "get", 200),
-    ("scoring_manage:slips_print", "round", "get", 200),
+    ("tournaments_manage:tournament", "tournament", "get", 200),
+    ("tournaments_manage:tournament_generate", "tournament", "post", 302),
+    ("tournaments_manage:tournament_swap", "tournament", "post", 302),
+    ("tournaments_manage:tournament_replace", "tournament", "post", 302),
+    ("tournaments_manage:tournament_swiss", "tournament", "post", 302),
+    ("tournaments_manage:seating_print", "round", "get", 200),
+    ("tournaments_manage:slips_print", "round", "get", 200),
     ("scoring_manage:game", "game", "get", 200),
     ("scoring_manage:hand_add", "game", "post", 422),
     ("scoring_manage:preview", "game", "post", 200),
@@ -51,9 +53,9 @@ MATRIX = [
     ("scoring_manage:played_on", "game", "post", 302),  # no date given: back to the game, with the error
     ("scoring_manage:event_rules", "event", "get", 200),
     ("scoring_manage:event_rules", "event", "post", 422),
-    ("scoring_manage:ema", "tournament", "get", 200),
-    ("scoring_manage:ema_download", "ema_csv", "get", 200),
-    ("scoring_manage:ema_download", "ema_xlsx", "get", 200),
+    ("tournaments_manage:ema", "tournament", "get", 200),
+    ("tournaments_manage:ema_download", "ema_csv", "get", 200),
+    ("tournaments_manage:ema_download", "ema_xlsx", "get", 200),
 ]
 
 
@@ -67,8 +69,8 @@ def game(event, players, organiser):
 @pytest.fixture
 def tournament(club, players, organiser):
     from league.models import Event, Registration
-    from scoring.services.tournament import seat_tournament
     from tests.conftest import make_event
+    from tournaments.services import seat_tournament
 
     event = make_event(club, slug="lyon-open")
     event.kind = Event.Kind.TOURNAMENT
@@ -84,9 +86,11 @@ def penalty(event, players, organiser):
     return services.add_penalty(event=event, player=players[0], points=-1000, reason="late", user=organiser)
 
 
-def test_the_matrix_covers_every_scoring_url():
+def test_the_matrix_covers_every_scoring_and_tournament_url():
     names = {f"scoring:{p.name}" for p in urls_public.urlpatterns}
     names |= {f"scoring_manage:{p.name}" for p in urls_manage.urlpatterns}
+    names |= {f"tournaments:{p.name}" for p in tournament_urls_public.urlpatterns}
+    names |= {f"tournaments_manage:{p.name}" for p in tournament_urls_manage.urlpatterns}
     assert names == {name for name, *_ in MATRIX}
 
 

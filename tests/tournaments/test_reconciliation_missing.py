@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from league.models import Event, Hanchan, Player, Registration
 from scoring import services
-from scoring.reconciliation import reconcile
 from tests.conftest import make_event
+from tournaments.ema.reconciliation import reconcile
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def play(event: Event, round_number: int, tables: list[int], user: Any) -> None:
 def page(event: Event, user: Any) -> str:
     client = Client()
     client.force_login(user)
-    response = client.get(reverse("scoring_manage:ema", args=[event.slug]))
+    response = client.get(reverse("tournaments_manage:ema", args=[event.slug]))
     assert response.status_code == 200
     return response.content.decode()
 

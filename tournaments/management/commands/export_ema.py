@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from league.models import Event
-from scoring.exports import EmaResultsExport
 from scoring.management.contract import CommandFailed, ContractCommand, text_option
+from tournaments.ema import EmaResultsExport
 
 
 class Command(ContractCommand):

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import services
 from scoring.models import HistoryEntry
-from scoring.services import tournament
-from tests.scoring.test_tournament import finish_round, make_tournament, tables_of
+from tests.tournaments.test_tournament import finish_round, make_tournament, tables_of
+from tournaments import services as tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +97,7 @@ def test_replacing_with_a_seated_player_through_the_page_says_why_and_changes_no
     leaver, bob = seated(event, 2, 1, 0), seated(event, 2, 2, 1)
     before = snapshot(event)
     response = client_in.post(
-        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        reverse("tournaments_manage:tournament_replace", args=[event.slug]),
         {"player": leaver.pk, "substitute": bob.pk, "from_round": 2, "reason": "went home"},
         follow=True,
     )
@@ -114,7 +114,7 @@ def test_the_form_offers_only_substitutes_not_seated_in_the_rounds_left(client_i
         r.player for r in Registration.objects.filter(event=event, is_substitute=True).order_by("pk")
     )
     Registration.objects.filter(player=gone).update(dropped_out=True)
-    response = client_in.get(reverse("scoring_manage:tournament", args=[event.slug]))
+    response = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug]))
     form = response.context["replace_form"]
     assert list(form.fields["substitute"].queryset) == [spare]
     assert form.initial["from_round"] == 2
@@ -130,7 +130,7 @@ def test_the_form_offers_only_substitutes_not_seated_in_the_rounds_left(client_i
         user=organiser,
         reason="ill",
     )
-    response = client_in.get(reverse("scoring_manage:tournament", args=[event.slug]))
+    response = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug]))
     assert list(response.context["replace_form"].fields["substitute"].queryset) == []
 
 
@@ -151,7 +151,7 @@ def test_swiss_reseating_of_broken_data_answers_a_message_not_a_server_error(
         expected = "Table 3 of round 2 has 3 seats instead of four."
     before = snapshot(event)
     response = client_in.post(
-        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
+        reverse("tournaments_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
     )
     assert response.status_code != 500
     page = response.content.decode()
@@ -163,12 +163,12 @@ def test_broken_data_is_reported_on_every_seating_page(client_in, club, organise
     event = make_tournament(club, 8)
     tournament.seat_tournament(event=event, rounds=2, user=organiser)
     twice, _lost = double_a_player(event)
-    page = client_in.get(reverse("scoring_manage:tournament", args=[event.slug]))
+    page = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug]))
     assert page.status_code == 200
     assert 'id="seating-faults"' in page.content.decode()
     assert f"{twice} is seated 2 times in round 2 (tables 1, 2)." in page.content.decode()
     for name in ("seating_print", "slips_print"):
-        assert client_in.get(reverse(f"scoring_manage:{name}", args=[event.slug, 2])).status_code == 200
+        assert client_in.get(reverse(f"tournaments_manage:{name}", args=[event.slug, 2])).status_code == 200
 
 
 def test_a_player_seated_twice_can_be_repaired_but_not_made_worse(client_in, club, organiser):
@@ -189,7 +189,7 @@ def test_a_player_seated_twice_can_be_repaired_but_not_made_worse(client_in, clu
     assert tables_of(event, 2)[0][:2] == [other.pk, twice.pk]
     # Giving one of the two seats back to the player who lost it repairs the round.
     client_in.post(
-        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        reverse("tournaments_manage:tournament_replace", args=[event.slug]),
         {"player": twice.pk, "substitute": lost.pk, "from_round": 2, "table": 1, "reason": "repair"},
     )
     assert_invariant(event)
@@ -197,7 +197,7 @@ def test_a_player_seated_twice_can_be_repaired_but_not_made_worse(client_in, clu
     assert not Registration.objects.get(event=event, player=twice).dropped_out
     assert Seat.objects.get(hanchan__event=event, hanchan__round_number=2, player=lost).on_behalf_of is None
     response = client_in.post(
-        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
+        reverse("tournaments_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
     )
     assert "reseated by the standings" in response.content.decode()
 

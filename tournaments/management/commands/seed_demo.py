@@ -26,6 +26,7 @@ from scoring.imports import import_records
 from scoring.management.contract import OneLineErrorsCommand
 from scoring.models import Penalty, SeatResult
 from scoring.services.hanchan import set_played_on
+from tournaments import services as tournament_services
 
 CLUB_SLUG = "tenbou-demo"
 EVENT_SLUG = "demo-league"
@@ -182,7 +183,7 @@ class Command(OneLineErrorsCommand):
         Registration.objects.bulk_create(
             [Registration(event=event, player=p, is_substitute=i == 16) for i, p in enumerate(players)]
         )
-        services.seat_tournament(event=event, rounds=TOURNAMENT_ROUNDS, user=user, seed=SEED)
+        tournament_services.seat_tournament(event=event, rounds=TOURNAMENT_ROUNDS, user=user, seed=SEED)
         for table in Hanchan.objects.filter(event=event).order_by("round_number", "table_number"):
             assert table.round_number is not None
             set_played_on(

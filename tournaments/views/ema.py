@@ -15,9 +15,8 @@ from django.shortcuts import render
 
 from league.models import Event
 from league.permissions import managed_event_or_404
-from scoring.exports import EmaResultsExport
-from scoring.exports.ema import COLUMNS
-from scoring.reconciliation import reconcile
+from tournaments.ema.reconciliation import reconcile
+from tournaments.ema.report import COLUMNS, EmaResultsExport
 
 
 def _tournament_or_404(user: Any, slug: str) -> Event:
@@ -34,7 +33,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     export = EmaResultsExport(event)
     return render(
         request,
-        "scoring/manage/ema.html",
+        "tournaments/manage/ema.html",
         {
             "event": event,
             "export": export,

@@ -24,11 +24,10 @@ from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from league import seating
 from league.models import Event, Hanchan, Player, Registration, Seat
-
-from . import history
-from .hanchan import default_played_on
+from scoring.services import history
+from scoring.services.hanchan import default_played_on
+from tournaments import seating
 
 # A breach of "each player at most once per round, four players per table": ("twice", round, player id)
 # or ("size", round, table number), mapped to the number of seats concerned.

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from league.models import Hanchan, Registration, Seat
 from scoring import services
-from tests.scoring.test_tournament import make_tournament, tables_of
+from tests.tournaments.test_tournament import make_tournament, tables_of
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -22,16 +23,16 @@ def client_in(organiser):
 
 def test_generate_swap_swiss_replace(client_in, club, organiser):
     event = make_tournament(club, 8, n_substitutes=1)
-    url = reverse("scoring_manage:tournament_generate", args=[event.slug])
+    url = reverse("tournaments_manage:tournament_generate", args=[event.slug])
     response = client_in.post(url, {"rounds": 3, "seed": 5}, follow=True)
     assert "Seating generated" in response.content.decode()
     assert Hanchan.objects.filter(event=event).count() == 6
-    page = client_in.get(reverse("scoring_manage:tournament", args=[event.slug])).content.decode()
+    page = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug])).content.decode()
     assert "repeated opponent pair" in page and "Round 3" in page
 
     t1, t2 = tables_of(event, 3)
     client_in.post(
-        reverse("scoring_manage:tournament_swap", args=[event.slug]),
+        reverse("tournaments_manage:tournament_swap", args=[event.slug]),
         {"round_number": 3, "first": t1[0], "second": t2[0]},
     )
     assert tables_of(event, 3)[0][0] == t2[0]
@@ -39,14 +40,14 @@ def test_generate_swap_swiss_replace(client_in, club, organiser):
     for table in Hanchan.objects.filter(event=event, round_number=1):
         services.record_final_scores(hanchan=table, scores=[40000, 32000, 28000, 20000], user=organiser)
     response = client_in.post(
-        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
+        reverse("tournaments_manage:tournament_swiss", args=[event.slug]), {"round_number": 2}, follow=True
     )
     assert "reseated by the standings" in response.content.decode()
 
     sub = Registration.objects.get(event=event, is_substitute=True).player
     leaver = tables_of(event, 2)[0][0]
     response = client_in.post(
-        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        reverse("tournaments_manage:tournament_replace", args=[event.slug]),
         {"player": leaver, "substitute": sub.pk, "from_round": 2, "reason": "ill"},
         follow=True,
     )
@@ -57,34 +58,34 @@ def test_generate_swap_swiss_replace(client_in, club, organiser):
 def test_errors_are_shown_not_raised(client_in, club):
     event = make_tournament(club, 6)
     response = client_in.post(
-        reverse("scoring_manage:tournament_generate", args=[event.slug]), {"rounds": 2}, follow=True
+        reverse("tournaments_manage:tournament_generate", args=[event.slug]), {"rounds": 2}, follow=True
     )
     assert "register 2 more substitutes" in response.content.decode()
     response = client_in.post(
-        reverse("scoring_manage:tournament_swiss", args=[event.slug]), {"round_number": 1}, follow=True
+        reverse("tournaments_manage:tournament_swiss", args=[event.slug]), {"round_number": 1}, follow=True
     )
     assert "round 1 has no standings" in response.content.decode()
 
 
 def test_printable_pages(client_in, club, organiser):
     event = make_tournament(club, 8)
-    services.tournament.seat_tournament(event=event, rounds=1, user=organiser)
+    tournament_services.seat_tournament(event=event, rounds=1, user=organiser)
     seating_page = client_in.get(
-        reverse("scoring_manage:seating_print", args=[event.slug, 1])
+        reverse("tournaments_manage:seating_print", args=[event.slug, 1])
     ).content.decode()
     names = [s.player.display_name for s in Seat.objects.filter(hanchan__event=event)]
     assert all(name in seating_page for name in names) and "By player" in seating_page
-    slips = client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 1])).content.decode()
+    slips = client_in.get(reverse("tournaments_manage:slips_print", args=[event.slug, 1])).content.decode()
     assert slips.count('class="slip"') == 2 and "120000" in slips
-    assert client_in.get(reverse("scoring_manage:slips_print", args=[event.slug, 9])).status_code == 404
+    assert client_in.get(reverse("tournaments_manage:slips_print", args=[event.slug, 9])).status_code == 404
 
 
 def test_an_invalid_form_says_which_field_is_wrong(client_in, club, organiser):
     event = make_tournament(club, 8, n_substitutes=1)
-    services.tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    tournament_services.seat_tournament(event=event, rounds=2, user=organiser)
     sub = Registration.objects.get(event=event, is_substitute=True).player
     response = client_in.post(
-        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        reverse("tournaments_manage:tournament_replace", args=[event.slug]),
         {"player": tables_of(event, 2)[0][0], "substitute": sub.pk, "from_round": 2, "reason": ""},
         follow=True,
     )
@@ -94,13 +95,13 @@ def test_an_invalid_form_says_which_field_is_wrong(client_in, club, organiser):
 
 def test_replace_at_one_table_through_the_page(client_in, club, organiser):
     event = make_tournament(club, 8, n_substitutes=1)
-    services.tournament.seat_tournament(event=event, rounds=2, user=organiser)
+    tournament_services.seat_tournament(event=event, rounds=2, user=organiser)
     sub = Registration.objects.get(event=event, is_substitute=True).player
-    page = client_in.get(reverse("scoring_manage:tournament", args=[event.slug])).content.decode()
+    page = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug])).content.decode()
     assert 'name="table"' in page and "Only at table" in page
     late = tables_of(event, 1)[1][3]
     response = client_in.post(
-        reverse("scoring_manage:tournament_replace", args=[event.slug]),
+        reverse("tournaments_manage:tournament_replace", args=[event.slug]),
         {"player": late, "substitute": sub.pk, "from_round": 1, "table": 2, "reason": "late"},
         follow=True,
     )

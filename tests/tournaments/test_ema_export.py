@@ -101,13 +101,13 @@ from openpyxl import load_workbook
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import services
 from scoring.engine import Hand, make_ruleset
-from scoring.exports import EmaResultsExport
-from scoring.exports.ema import COLUMNS
 from scoring.models import Penalty, SeatResult
-from scoring.reconciliation import reconcile
-from scoring.services.tournament import replace_player, seat_tournament, swap_players
 from tests.conftest import make_event
 from tests.scoring.commands import run
+from tournaments.ema import EmaResultsExport
+from tournaments.ema.reconciliation import reconcile
+from tournaments.ema.report import COLUMNS
+from tournaments.services import replace_player, seat_tournament, swap_players
 
 pytestmark = pytest.mark.django_db
 
@@ -276,7 +276,7 @@ def test_csv_is_byte_for_byte_the_expected_file(open_2025, organiser):
     client = Client()
     client.force_login(organiser)
     for args in (["lyon-open-2025", "csv"],):
-        response = client.get(reverse("scoring_manage:ema_download", args=args))
+        response = client.get(reverse("tournaments_manage:ema_download", args=args))
         assert response.status_code == 200
         assert response.content == expected
         assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -328,7 +328,7 @@ def test_xlsx_cell_by_cell(open_2025, organiser, tmp_path):
 
     client = Client()
     client.force_login(organiser)
-    response = client.get(reverse("scoring_manage:ema_download", args=["lyon-open-2025", "xlsx"]))
+    response = client.get(reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "xlsx"]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="lyon-open-2025-ema-results.xlsx"'
     _check_xlsx(response.content)
@@ -364,13 +364,13 @@ def test_who_is_listed_and_the_mers_preview(open_2025, cast):
 def test_the_ema_page_shows_reconciliation_mers_and_grid(open_2025, organiser):
     client = Client()
     client.force_login(organiser)
-    response = client.get(reverse("scoring_manage:ema", args=["lyon-open-2025"]))
+    response = client.get(reverse("tournaments_manage:ema", args=["lyon-open-2025"]))
     assert response.status_code == 200
     html = response.content.decode()
     assert "— adds up" in html and "flagged" not in html
     assert 'id="ema-lost-sticks"' in html and 'class="num">−100</td>' in html
-    assert reverse("scoring_manage:ema_download", args=["lyon-open-2025", "xlsx"]) in html
-    assert reverse("scoring_manage:ema_download", args=["lyon-open-2025", "csv"]) in html
+    assert reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "xlsx"]) in html
+    assert reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "csv"]) in html
     assert "Horváthová" in html and "tournament weight 3." in html
     check = response.context["check"]
     assert check.ok and not check.unfinished
@@ -419,12 +419,13 @@ def test_a_tampered_result_is_flagged(open_2025, organiser):
 
     client = Client()
     client.force_login(organiser)
-    html = client.get(reverse("scoring_manage:ema", args=["lyon-open-2025"])).content.decode()
+    html = client.get(reverse("tournaments_manage:ema", args=["lyon-open-2025"])).content.decode()
     assert "does not add up" in html and 'class="bad flagged"' in html
     assert 'class="num bad">+1000' in html
     # It warns, it never blocks: the report can still be downloaded.
     assert (
-        client.get(reverse("scoring_manage:ema_download", args=["lyon-open-2025", "csv"])).status_code == 200
+        client.get(reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "csv"])).status_code
+        == 200
     )
 
 
@@ -456,7 +457,7 @@ def test_unfinished_tables_are_warnings(open_2025, organiser):
     client = Client()
     client.force_login(organiser)
     with CaptureQueriesContext(connection) as queries:
-        html = client.get(reverse("scoring_manage:ema", args=[OPEN])).content.decode()
+        html = client.get(reverse("tournaments_manage:ema", args=[OPEN])).content.decode()
     assert "2 games without a final result" in html and "no (game not finished)" in html
     assert "adds up" not in html and "incomplete: results missing" in html
     # Bounded by the page, not by the games: these are all entered on paper (no replay query).
@@ -606,9 +607,9 @@ def test_an_empty_tournament_exports_its_header(club):
 
 def test_only_the_events_organisers_and_staff(open_2025, other_organiser, staff_user, player_user, event):
     urls = [
-        reverse("scoring_manage:ema", args=["lyon-open-2025"]),
-        reverse("scoring_manage:ema_download", args=["lyon-open-2025", "xlsx"]),
-        reverse("scoring_manage:ema_download", args=["lyon-open-2025", "csv"]),
+        reverse("tournaments_manage:ema", args=["lyon-open-2025"]),
+        reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "xlsx"]),
+        reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "csv"]),
     ]
     for user, status in ((other_organiser, 404), (player_user, 404), (staff_user, 200)):
         client = Client()
@@ -622,10 +623,11 @@ def test_only_the_events_organisers_and_staff(open_2025, other_organiser, staff_
 def test_not_for_leagues_nor_unknown_formats(open_2025, event, organiser):
     client = Client()
     client.force_login(organiser)
-    assert client.get(reverse("scoring_manage:ema", args=[event.slug])).status_code == 404
-    assert client.get(reverse("scoring_manage:ema_download", args=[event.slug, "csv"])).status_code == 404
+    assert client.get(reverse("tournaments_manage:ema", args=[event.slug])).status_code == 404
+    assert client.get(reverse("tournaments_manage:ema_download", args=[event.slug, "csv"])).status_code == 404
     assert (
-        client.get(reverse("scoring_manage:ema_download", args=["lyon-open-2025", "pdf"])).status_code == 404
+        client.get(reverse("tournaments_manage:ema_download", args=["lyon-open-2025", "pdf"])).status_code
+        == 404
     )
 
 

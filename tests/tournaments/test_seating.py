@@ -1,4 +1,4 @@
-"""Tournament seating (``league.seating``): no repeated opponents, balanced winds, manual swaps, Swiss rounds.
+"""Tournament seating (``tournaments.seating``): no repeated opponents, balanced winds, manual swaps, Swiss rounds.
 
 The module is pure Python; these tests need no database. Quality is checked against a small reference
 implementation written here independently, so a bug in ``quality`` cannot hide a bug in ``generate``.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.seating import (
+from tournaments.seating import (
     Quality,
     Schedule,
     balance_winds,

@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import services
 from scoring.models import Penalty, SeatResult
-from scoring.services import tournament
 from scoring.standings import standings
 from tests.conftest import make_event
+from tournaments import services as tournament
 
 pytestmark = pytest.mark.django_db
 

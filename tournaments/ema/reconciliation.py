@@ -41,10 +41,11 @@ from django.utils.translation import gettext, ngettext
 
 from league.models import Event, Hanchan, Seat
 from scoring import engine
-from scoring.exports.ema import EmaResultsExport
 from scoring.models import Penalty, SeatResult
 from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
+from scoring.substitutes import credited_result
+from tournaments.ema.report import EmaResultsExport
 
 SEAT_NAMES = engine.WINDS
 
@@ -328,11 +329,11 @@ def _check_table(
     check.penalties = sum(final.penalties)
     check.lost_sticks = 4 * rules.start_points - sum(final.scores)
     expected = list(final.results)
-    if event.substitute_credit == Event.SubstituteCredit.FIXED:
-        for seat in seats:
-            if seat.on_behalf_of_id is not None:
-                expected[seat.seat] = event.substitute_fixed_result
-                check.substitute_credit += event.substitute_fixed_result - final.results[seat.seat]
+    for seat in seats:
+        expected[seat.seat] = credited_result(
+            event, played=final.results[seat.seat], substitute=seat.on_behalf_of_id is not None
+        )
+        check.substitute_credit += expected[seat.seat] - final.results[seat.seat]
     credited = {s.seat: s.credited_player.pk for s in seats}
     for row in stored:
         known = row.seat in credited and row.player_id == credited[row.seat]

@@ -14,50 +14,18 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from league import seating
 from league.collation import name_sort_key, order_by_name
 from league.models import Event, Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine
-from scoring.services import tournament
+from tournaments import seating
+from tournaments import services as tournament
+from tournaments.forms import ReplaceForm, SeatingForm, SwapForm, SwissForm
 
 WINDS = engine.WINDS
-
-
-class SeatingForm(forms.Form):
-    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8)
-    seed = forms.IntegerField(
-        min_value=1,
-        max_value=2**31 - 1,
-        required=False,
-        help_text="Same seed, same seating. Leave blank to keep the event's seed.",
-    )
-
-
-class SwapForm(forms.Form):
-    round_number = forms.IntegerField(min_value=1, max_value=20, label="Round")
-    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
-    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="swaps seats with")
-
-
-class ReplaceForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player who drops out")
-    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
-    from_round = forms.IntegerField(min_value=1, max_value=20)
-    table = forms.IntegerField(
-        min_value=1,
-        max_value=999,
-        required=False,
-        label=gettext_lazy("Only at table"),
-        help_text=gettext_lazy(
-            "Leave blank when the player drops out. A table number replaces only the player's seat at "
-            "that table of the first round (a late arrival, or a player seated twice in a round)."
-        ),
-    )
-    reason = forms.CharField(max_length=300)
 
 
 def _tournament_or_404(user: Any, slug: str) -> Event:
@@ -115,7 +83,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     replace_form.fields["substitute"].queryset = order_by_name(tournament.eligible_substitutes(event))
     return render(
         request,
-        "scoring/manage/tournament.html",
+        "tournaments/manage/tournament.html",
         {
             "event": event,
             "rounds": rounds,
@@ -158,7 +126,7 @@ def _act(
             )
         else:
             messages.success(request, done)
-    return redirect("scoring_manage:tournament", event.slug)
+    return redirect("tournaments_manage:tournament", event.slug)
 
 
 @login_required
@@ -219,10 +187,6 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-class SwissForm(forms.Form):
-    round_number = forms.IntegerField(min_value=2, max_value=20, label="Round")
-
-
 @login_required
 @require_POST
 def swiss(request: HttpRequest, slug: str) -> HttpResponse:
@@ -259,7 +223,7 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     return render(
         request,
-        "scoring/manage/seating_print.html",
+        "tournaments/manage/seating_print.html",
         {"event": event, "number": number, "tables": tables, "by_player": by_player},
     )
 
@@ -273,7 +237,7 @@ def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("No such round.")
     return render(
         request,
-        "scoring/manage/slips_print.html",
+        "tournaments/manage/slips_print.html",
         {
             "event": event,
             "number": number,

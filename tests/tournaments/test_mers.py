@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.mers import Result, age_factor, base_rank, ranking, tournament_weight
+from tournaments.ema.mers import Result, age_factor, base_rank, ranking, tournament_weight
 
 
 @pytest.mark.parametrize(

@@ -52,10 +52,9 @@ from openpyxl.styles import Font
 
 from league.countries import EMA_PREFIXES, ema_code
 from league.models import Event, Player, Registration
-from scoring.mers import base_rank, tournament_weight
+from scoring.exports.csvfile import CONTENT_TYPE, csv_bytes, csv_text
 from scoring.standings import StandingRow, standings
-
-from .csvfile import CONTENT_TYPE, csv_bytes, csv_text
+from tournaments.ema.mers import base_rank, tournament_weight
 
 COLUMNS: tuple[str, ...] = (
     "Place",

@@ -1,0 +1,45 @@
+"""Organisers' tournament forms: seating generation, swaps, replacing a player, Swiss rounds."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from league.models import Player
+
+
+class SeatingForm(forms.Form):
+    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8)
+    seed = forms.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="Same seed, same seating. Leave blank to keep the event's seed.",
+    )
+
+
+class SwapForm(forms.Form):
+    round_number = forms.IntegerField(min_value=1, max_value=20, label="Round")
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="swaps seats with")
+
+
+class ReplaceForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player who drops out")
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
+    from_round = forms.IntegerField(min_value=1, max_value=20)
+    table = forms.IntegerField(
+        min_value=1,
+        max_value=999,
+        required=False,
+        label=gettext_lazy("Only at table"),
+        help_text=gettext_lazy(
+            "Leave blank when the player drops out. A table number replaces only the player's seat at "
+            "that table of the first round (a late arrival, or a player seated twice in a round)."
+        ),
+    )
+    reason = forms.CharField(max_length=300)
+
+
+class SwissForm(forms.Form):
+    round_number = forms.IntegerField(min_value=2, max_value=20, label="Round")
