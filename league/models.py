@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.engine import EngineError, Ruleset, ruleset_from_spec
@@ -70,6 +71,13 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
     )
+    # Online names, so that imported Tenhou and Mahjong Soul logs find their players.
+    tenhou_name = models.CharField(_("Tenhou name"), max_length=40, blank=True)
+    mahjongsoul_name = models.CharField(_("Mahjong Soul nickname"), max_length=40, blank=True)
+    mahjongsoul_id = models.CharField(_("Mahjong Soul friend ID"), max_length=20, blank=True)
+    # Bumped in the same transaction as every change of this player's results: the cache key of the pages
+    # that show them (a cached page is never stale, and nothing waits for a timer).
+    results_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -141,6 +149,59 @@ class Event(models.Model):
     seating_seed = models.PositiveIntegerField(default=1, help_text="Seed of the generated seating.")
     ema_days = models.PositiveSmallIntegerField("days (MERS)", default=1)
     ema_qualification = models.BooleanField("qualification required (MERS)", default=False)
+
+    # -- tournament day ------------------------------------------------------------------------------
+    class Confirmation(models.TextChoices):
+        NONE = "none", _("none: a table's game counts when the table finishes it")
+        ORGANISER = "organiser", _("the organiser confirms each game a table enters")
+        PLAYERS = "players", _("all four players confirm with their own codes")
+
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"), default=90, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    table_entry = models.BooleanField(
+        _("tables enter their own games"),
+        default=True,
+        help_text=_("Each table gets a link and a QR code on its score slip while its round is open."),
+    )
+    table_entry_mode = models.CharField(
+        _("tables enter"),
+        max_length=12,
+        choices=[("hands", _("hand by hand")), ("final", _("final scores"))],
+        default="hands",
+    )
+    confirmation = models.CharField(
+        _("confirmation of tables' games"),
+        max_length=12,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+    )
+    standings_hidden_after_round = models.PositiveSmallIntegerField(
+        _("hide standings after round"),
+        null=True,
+        blank=True,
+        help_text=_("For a final reveal: the public standings stop at this round until you release them."),
+    )
+    standings_released_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    # -- online events -------------------------------------------------------------------------------
+    class Online(models.TextChoices):
+        NONE = "", _("played at the table")
+        TENHOU = "tenhou", _("Tenhou")
+        MAHJONGSOUL = "mahjongsoul", _("Mahjong Soul")
+
+    online = models.CharField(
+        _("played online"), max_length=12, choices=Online.choices, blank=True, default=""
+    )
+    online_lobby = models.CharField(
+        _("lobby or contest id"),
+        max_length=40,
+        blank=True,
+        help_text=_("The Tenhou lobby or Mahjong Soul contest id."),
+    )
+
+    # Bumped in the same transaction as every change of this event's results: the cache key of its pages.
+    results_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -231,6 +292,11 @@ class Hanchan(models.Model):
         help_text="When the game was played: the game lists and the standings' date filters use it.",
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A table that entered its own game handed it in at this time; under the event's confirmation
+    # setting it stays in progress (and out of the standings) until confirmed.
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    # The online log this game was imported from (Tenhou or Mahjong Soul log id): imported once per event.
+    source_log_id = models.CharField(max_length=80, blank=True, default="")
     final_sticks = models.PositiveSmallIntegerField(
         default=0, help_text="Riichi sticks left on the table at the end (final-score entry)."
     )
@@ -238,6 +304,13 @@ class Hanchan(models.Model):
     class Meta:
         ordering = ["-played_on", "-created_at"]
         indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "played_on"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "source_log_id"],
+                condition=~models.Q(source_log_id=""),
+                name="unique_source_log_per_event",
+            )
+        ]
 
     def __str__(self) -> str:
         where = f" round {self.round_number} table {self.table_number}" if self.round_number else ""
@@ -301,6 +374,9 @@ class HistoryEntry(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    # A change made without an account, through a table's entry link: "table 5 (link)", and from where.
+    via = models.CharField(max_length=60, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
         db_table = "scoring_historyentry"

@@ -65,7 +65,13 @@ class Win(models.Model):
     yakuman = models.PositiveSmallIntegerField(null=True, blank=True)
     pao = models.PositiveSmallIntegerField(null=True, blank=True)
     tiles = models.JSONField(null=True, blank=True, help_text="The hand as tiles, when entered that way.")
-    yaku = models.JSONField(default=list, blank=True)
+    yaku = models.JSONField(
+        default=list, blank=True, help_text='[{"name": "riichi", "han": 1}, ...] when the yaku are known.'
+    )
+    # Dora counts when known (online logs, hands entered as tiles, the yaku picker); None: not recorded.
+    dora = models.PositiveSmallIntegerField(null=True, blank=True)
+    aka = models.PositiveSmallIntegerField(null=True, blank=True)
+    ura = models.PositiveSmallIntegerField(null=True, blank=True)
     # Derived: the hand's value without honba or sticks (for statistics).
     points = models.PositiveIntegerField(default=0)
 
