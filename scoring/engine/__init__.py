@@ -10,9 +10,10 @@ games).
 from .errors import EngineError, RecordError, RulesetError, RuleViolation, TileError, seat_word
 from .final import FinalResult, check_final_scores, expected_total, final_result, places
 from .hanchan import HandOutcome, Replay, TableState, play_hand, replay, round_name
-from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, WINDS, Hand, Win, nearest_first
+from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, WINDS, Hand, ScoredYaku, Win, nearest_first
 from .record import (
     GameRecord,
+    LogInfo,
     Penalty,
     hand_from_dict,
     hand_to_dict,
@@ -48,12 +49,14 @@ __all__ = [
     "Hand",
     "HandOutcome",
     "HandValue",
+    "LogInfo",
     "Penalty",
     "RecordError",
     "Replay",
     "RuleViolation",
     "Ruleset",
     "RulesetError",
+    "ScoredYaku",
     "TableState",
     "TileError",
     "Win",

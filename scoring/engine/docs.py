@@ -13,6 +13,16 @@ UNVERIFIED = {
     ("mleague", "kazoe_limit"): "yakuman, unverified",
     ("mleague", "abortive_draws"): "abortive draws and nagashi, unverified",
     ("*", "riichi_below_1000"): "EMA/WRC allowing riichi below 1000 points is unverified",
+    ("mahjongsoul", "uma"): (
+        "return 25 000 and uma +15/+5/-5/-15 as Mahjong Soul's friendly rooms and its game results show "
+        "them; ranked rooms' rank points are not uma and are out of scope"
+    ),
+    ("mahjongsoul", "multiple_ron_honba"): (
+        "honba to each ron winner and the sticks to the nearest, as tensoul computes a double ron; "
+        "unverified against Mahjong Soul's own rules"
+    ),
+    ("mahjongsoul", "agari_yame"): "agari-yame, west extension and tobi as on Tenhou, unverified",
+    ("mahjongsoul", "pao_yaku"): "pao on daisangen and daisuushii only (as tensoul), unverified",
     ("*", "multiple_ron_sticks"): "EMA own-deposit return is per the wiki summary",
 }
 

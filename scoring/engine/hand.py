@@ -25,14 +25,33 @@ ABORT_REASONS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "tr
 
 
 @dataclass(frozen=True, slots=True)
+class ScoredYaku:
+    """One yaku of a win as it was counted: ``han`` for an ordinary yaku, ``yakuman`` (1, or 2 for a
+    double) for a yakuman. ``name`` is a romaji name of the yaku table (``logs/yaku.py``)."""
+
+    name: str
+    han: int | None = None
+    yakuman: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Win:
-    """One winner's claim: the value of the hand, and the liable seat (pao) if any."""
+    """One winner's claim: the value of the hand, and the liable seat (pao) if any.
+
+    ``yaku``, ``dora``, ``aka`` and ``ura`` say what the hand was made of, when it is known (online logs,
+    hands entered as tiles). They are facts for statistics only: payments read ``han``, ``fu`` and
+    ``yakuman`` alone, so a win without them is worth exactly the same.
+    """
 
     winner: int
     han: int | None = None
     fu: int | None = None
     yakuman: int | None = None
     pao: int | None = None
+    yaku: tuple[ScoredYaku, ...] | None = None
+    dora: int | None = None
+    aka: int | None = None
+    ura: int | None = None
 
     @property
     def value(self) -> HandValue:

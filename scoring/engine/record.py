@@ -16,7 +16,8 @@ from typing import Any
 
 from .errors import EngineError, RecordError, shown
 from .hanchan import Replay, replay
-from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, Win
+from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, ScoredYaku, Win
+from .logs.yaku import YAKU_BY_NAME
 from .ruleset import Ruleset, ruleset_from_spec, ruleset_spec
 from .value import VALID_FU
 
@@ -34,14 +35,40 @@ class Penalty:
     reason: str = ""
 
 
+LOG_SOURCES = ("tenhou", "mahjongsoul")
+
+
+@dataclass(frozen=True, slots=True)
+class LogInfo:
+    """Where a game converted from an online log comes from: the site, the log's id and its lobby.
+
+    The id lets an import refuse a log already imported; the lobby (Tenhou's lobby number, Mahjong
+    Soul's room or contest) lets an organiser check that a game belongs to the event.
+    """
+
+    source: str
+    id: str | None = None
+    lobby: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"source": self.source}
+        if self.id is not None:
+            out["id"] = self.id
+        if self.lobby is not None:
+            out["lobby"] = self.lobby
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game: its rules, optional player names in seat order, its hands and extra penalties."""
+    """One game: its rules, optional player names in seat order, its hands and extra penalties, and
+    (for a game converted from an online log) where the log comes from."""
 
     rules: Ruleset
     hands: tuple[Hand, ...] = ()
     players: tuple[str, ...] | None = None
     penalties: tuple[Penalty, ...] = field(default=())
+    log: LogInfo | None = None
 
     def replay(self) -> Replay:
         return replay(self.hands, self.rules)
@@ -54,6 +81,8 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "rules": ruleset_spec(self.rules)}
+        if self.log is not None:
+            out["log"] = self.log.to_dict()
         if self.players is not None:
             out["players"] = list(self.players)
         out["hands"] = [hand_to_dict(hand) for hand in self.hands]
@@ -82,6 +111,12 @@ MAX_NUMBER = 999
 """The highest round or table number (``round_number``, ``table_number``, when a record gives them)."""
 MAX_DEPTH = 32
 """How deeply a record's JSON may nest: a real record needs five levels; deeper is hostile input."""
+MAX_YAKU = 30
+"""The most yaku one win may list (a real hand holds at most a dozen)."""
+MAX_YAKU_HAN = 13
+"""The most han one yaku may be worth (chinitsu is 6; local yaku stay far below)."""
+MAX_LOG_TEXT = 100
+"""The longest log id or lobby of a record's ``log``."""
 
 _BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -161,6 +196,52 @@ def _seat_list(data: dict[str, Any], key: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _count(data: dict[str, Any], key: str, *, low: int, high: int, what: str) -> int | None:
+    """An optional whole number from ``low`` to ``high`` (a dora count, a yaku's han)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EngineError(
+            f"'{key}' {what} must be a whole number from {low} to {high}, not {shown(value)}", field=key
+        )
+    return value
+
+
+def _scored_yaku(data: Any) -> ScoredYaku:
+    if not isinstance(data, dict):
+        raise EngineError(
+            f'\'yaku\' must list objects such as {{"name": "riichi", "han": 1}}, not {shown(data)}',
+            field="yaku",
+        )
+    name = data.get("name")
+    if not isinstance(name, str) or name not in YAKU_BY_NAME:
+        raise EngineError(
+            f"'yaku': unknown yaku {shown(name)} (names are the romaji of the yaku table, e.g. riichi, "
+            "tanyao, daisangen)",
+            field="yaku",
+        )
+    han = _count(data, "han", low=1, high=MAX_YAKU_HAN, what=f"of yaku {name}")
+    yakuman = _count(data, "yakuman", low=1, high=MAX_YAKUMAN, what=f"of yaku {name}")
+    if (han is None) == (yakuman is None):
+        raise EngineError(
+            f"'yaku': {name} needs either 'han' or 'yakuman' (how many yakuman it counts), not both",
+            field="yaku",
+        )
+    return ScoredYaku(name=name, han=han, yakuman=yakuman)
+
+
+def _yaku_list(data: dict[str, Any]) -> tuple[ScoredYaku, ...] | None:
+    value = data.get("yaku")
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise EngineError(f"'yaku' must be a list of yaku, not {shown(value)}", field="yaku")
+    if len(value) > MAX_YAKU:
+        raise EngineError(f"'yaku' lists {len(value)} yaku: at most {MAX_YAKU}", field="yaku")
+    return tuple(_scored_yaku(item) for item in value)
+
+
 def _win(data: Any) -> Win:
     if not isinstance(data, dict):
         raise EngineError(f"a win must be an object, not {shown(data)}", field="wins")
@@ -184,6 +265,10 @@ def _win(data: Any) -> Win:
         fu=fu,
         yakuman=yakuman,
         pao=_int(data, "pao", required=False),
+        yaku=_yaku_list(data),
+        dora=_count(data, "dora", low=0, high=MAX_HAN, what="(dora in the hand)"),
+        aka=_count(data, "aka", low=0, high=MAX_HAN, what="(red fives in the hand)"),
+        ura=_count(data, "ura", low=0, high=MAX_HAN, what="(ura dora in the hand)"),
     )
 
 
@@ -275,6 +360,7 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
         players = tuple(players)
     _number(data, "round_number")
     _number(data, "table_number")
+    log = _log_info(data.get("log"))
     hands = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
@@ -282,9 +368,36 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
         except EngineError as exc:
             raise RecordError.at_hand(exc, number) from None
     penalties = [_penalty(raw, number) for number, raw in enumerate(raw_penalties, start=1)]
-    record = GameRecord(rules=ruleset, hands=tuple(hands), players=players, penalties=tuple(penalties))
+    record = GameRecord(
+        rules=ruleset, hands=tuple(hands), players=players, penalties=tuple(penalties), log=log
+    )
     record.replay()  # raises RecordError naming the hand
     return record
+
+
+def _log_info(raw: Any) -> LogInfo | None:
+    """The record's ``log`` (a game converted from an online log), when it has one."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise RecordError(
+            'log: must be an object such as {"source": "tenhou", "id": "..."}, not ' + shown(raw), field="log"
+        )
+    source = raw.get("source")
+    if not isinstance(source, str) or source not in LOG_SOURCES:
+        raise RecordError(
+            f"log: 'source' must be one of {', '.join(LOG_SOURCES)}, not {shown(source)}", field="log"
+        )
+    texts: dict[str, str | None] = {}
+    for key in ("id", "lobby"):
+        value = raw.get(key)
+        if value is not None:
+            try:
+                check_text(value, f"'{key}'", limit=MAX_LOG_TEXT, field="log")
+            except EngineError as exc:
+                raise RecordError(f"log: {exc.message}", field="log") from None
+        texts[key] = value
+    return LogInfo(source=source, id=texts["id"], lobby=texts["lobby"])
 
 
 def _penalty(raw: Any, number: int) -> Penalty:
@@ -330,7 +443,19 @@ def _win_to_dict(win: Win) -> dict[str, Any]:
             out["fu"] = win.fu
     if win.pao is not None:
         out["pao"] = win.pao
+    if win.yaku is not None:
+        out["yaku"] = [_scored_yaku_to_dict(y) for y in win.yaku]
+    for key in ("dora", "aka", "ura"):
+        value = getattr(win, key)
+        if value is not None:
+            out[key] = value
     return out
+
+
+def _scored_yaku_to_dict(yaku: ScoredYaku) -> dict[str, Any]:
+    if yaku.yakuman is not None:
+        return {"name": yaku.name, "yakuman": yaku.yakuman}
+    return {"name": yaku.name, "han": yaku.han}
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:

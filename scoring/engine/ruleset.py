@@ -275,6 +275,30 @@ PRESETS: dict[str, dict[str, Any]] = {
         "pao_yaku": ["daisangen", "daisuushii", "suukantsu"],
         "time_limit": "none",
     },
+    # Mahjong Soul's four-player rules (friendly rooms' defaults; ranked rooms play the same hands but
+    # score the game with rank points, which are not uma). docs.py lists what is unverified.
+    "mahjongsoul": {
+        **_BASE,
+        "start_points": 25000,
+        "return_points": 25000,
+        "uma": [15000, 5000, -5000, -15000],
+        "ties": "seat_order",
+        "chombo": "forbidden",
+        "triple_ron": "abort",
+        "multiple_ron_honba": "each",
+        "multiple_ron_sticks": "nearest",
+        "kazoe_limit": "yakuman",
+        "yakuman_stacking": True,
+        "abortive_draws": True,
+        "nagashi_mangan": True,
+        "tobi": True,
+        "agari_yame": True,
+        "west_extension": True,
+        "riichi_below_1000": False,
+        "red_fives": 3,
+        "pao_yaku": ["daisangen", "daisuushii"],
+        "time_limit": "none",
+    },
 }
 
 
