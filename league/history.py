@@ -8,7 +8,9 @@ field as "name: old → new", so the history says what changed, not only that so
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime
 from typing import Any
 
@@ -16,6 +18,22 @@ from .models import Event, Hanchan, HistoryEntry
 
 SUMMARY_LENGTH = 300  # HistoryEntry.summary
 REASON_LENGTH = 300  # HistoryEntry.reason
+
+
+_VIA: ContextVar[tuple[str, str | None]] = ContextVar("history_via", default=("", None))
+
+
+@contextmanager
+def acting_via(via: str, ip: str | None) -> Iterator[None]:
+    """Record every history entry written inside the block as made through ``via`` (e.g. "table 5
+    (link)") from ``ip``: changes made without an account, by a table's entry link. A context variable
+    rather than one more argument through every service, because the services are the same ones the
+    organiser's pages call."""
+    token = _VIA.set((via[:60], ip))
+    try:
+        yield
+    finally:
+        _VIA.reset(token)
 
 
 def acting_user(user: Any) -> Any:
@@ -93,9 +111,12 @@ def entry(
     after: Any = None,
 ) -> HistoryEntry:
     """An unsaved history entry, its texts cut to their columns (see ``log`` and ``log_many``)."""
+    via, ip = _VIA.get()
     return HistoryEntry(
         event=event,
         hanchan=hanchan,
+        via=via,
+        ip=ip,
         user=acting_user(user),
         action=action[:40],
         summary=clip(summary),

@@ -6,7 +6,17 @@ import scoring); scoring's callers keep writing ``history.log(...)`` through thi
 
 from __future__ import annotations
 
-from league.history import acting_user, changes, clip, entry, jsonable, log, log_many
+from league.history import acting_user, acting_via, changes, clip, entry, jsonable, log, log_many
 from league.models import HistoryEntry
 
-__all__ = ["HistoryEntry", "acting_user", "changes", "clip", "entry", "jsonable", "log", "log_many"]
+__all__ = [
+    "HistoryEntry",
+    "acting_user",
+    "acting_via",
+    "changes",
+    "clip",
+    "entry",
+    "jsonable",
+    "log",
+    "log_many",
+]
