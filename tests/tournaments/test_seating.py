@@ -1,4 +1,4 @@
-"""Tournament seating (``tournaments.seating``): no repeated opponents, balanced winds, manual swaps, Swiss rounds.
+"""Tournament seating (``tournaments.seating``): no repeated opponents, balanced winds, swaps, Swiss rounds.
 
 The module is pure Python; these tests need no database. Quality is checked against a small reference
 implementation written here independently, so a bug in ``quality`` cannot hide a bug in ``generate``.
@@ -168,7 +168,8 @@ def test_edge_sizes_are_valid_with_few_repeats_and_balanced_winds(n_players, n_r
     [(20, 5), (24, 5), (28, 7), (32, 9), (44, 10), (48, 10), (52, 13), (64, 21), (100, 10)],
 )
 def test_constructions_give_perfect_rounds(n_players, n_rounds):
-    """Transversal designs over GF(q) (20, 28, 44, 52, 100), over Z_q by search (24, 48), AG(3, 4) (64)."""
+    """Transversal designs over GF(q) (20, 100), over Z_q by search (48), AG(3, 4) (64), cyclic starters
+    (24, 28, 44, 52): whichever gives the most rounds; 32 x 9 is TD(4, 8)'s eight rounds plus search."""
     q = quality(generate(n_players, n_rounds), n_players)
     assert (q.repeated_pairs, q.max_meetings, q.wind_imbalance) == (0, 1, 0)
 

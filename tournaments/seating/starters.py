@@ -1,0 +1,312 @@
+"""Cyclic starters: one round (the *base class*) that, shifted ``m`` times, gives ``m`` rounds with no
+repeated pair — up to ``floor((n - 1) / 3)`` rounds, the most any seating of ``n`` players can have.
+
+The development rule
+--------------------
+The ``n`` players are ``levels`` orbits of ``m`` points, point ``x`` of level ``l`` (``x`` in Z_m), plus
+``fixed`` points ``X0, X1, ...``; so ``n = levels * m + fixed``. Round ``t`` is the base class with every
+``x`` replaced by ``x + t`` (mod m) and the fixed points left in place. Two points meet in round ``t``
+exactly when a base table holds their shift by ``-t``, so no pair meets twice when no two pairs of base
+tables are shifts of one another: for a pair ``x_l, y_k`` its *difference* is ``(l, k, y - x)`` (with
+``(l, l, d)`` the same as ``(l, l, -d)``), and for a fixed point with ``x_l`` it is ``(X, l)``. The base
+class is a starter when each difference occurs at most once in it, and no table holds two fixed points
+or a same-level pair ``(l, l, m/2)`` (those would meet in every round, or twice). This is the classical
+*difference family* method of design theory, and the differences of the base class are exactly whom each
+player meets over the ``m`` rounds:
+
+* three levels, one fixed point, ``m = (n - 1) / 3`` (``n ≡ 4 mod 12``): a resolvable BIBD(n, 4, 1),
+  every pair meets exactly once (the symmetry of Denniston's packings of PG(3, 3) for 40 players);
+* three levels, three fixed points, ``m = n/3 - 1`` (``n ≡ 0 mod 12``): a resolvable 4-GDD with groups
+  of three, everyone meets all but two others;
+* for ``n ≡ 8 mod 12`` the maximum ``(n - 2) / 3`` would be a resolvable 4-GDD of type 2^(n/2) (all but
+  one other met); with more fixed points (which never meet each other) a starter gives fewer rounds,
+  and that is what :data:`STARTERS` records there (44 players: 12 of 14).
+
+*1-rotational* starters use one level of ``m = 3R`` points and one fixed point, shifted only ``R``
+times: their base class is mapped onto itself by the shift ``R`` (its tables come in threes ``B, B + R,
+B + 2R``, and ``X0`` sits with ``0, R, 2R``), so the shift ``t + R`` repeats round ``t``. Fewer base
+tables to find, which is why the larger resolvable BIBDs are recorded this way.
+
+The starters of :data:`STARTERS` were found by :func:`find_starter` (a tabu search on the base class,
+seeded, pure Python), by the same search on the 1-rotational form, or by the same model given to a
+constraint solver, once, offline; they are generators plus the rule above, not copied tables, and
+:func:`is_starter` (run by the tests on each) checks the developed rounds themselves. The seating then
+relabels the players and shuffles the rounds per seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import dataclass
+
+from .schedule import TABLE_SIZE
+
+LEVEL_NAMES = "abcdef"
+
+
+@dataclass(frozen=True)
+class Starter:
+    """A base class over Z_m with ``levels`` orbits and ``fixed`` fixed points; see the module docstring.
+
+    ``tables`` are in point codes: ``l * m + x`` for point ``x`` of level ``l``, then
+    ``levels * m + i`` for fixed point ``i``.
+    """
+
+    m: int
+    levels: int
+    fixed: int
+    tables: tuple[tuple[int, ...], ...]
+    shifts: int | None = None
+
+    @property
+    def n_players(self) -> int:
+        return self.levels * self.m + self.fixed
+
+    @property
+    def n_rounds(self) -> int:
+        """The shifts ``0 .. n_rounds - 1`` that make the rounds: ``m``, or fewer for a base class that
+        some shift maps onto itself (a 1-rotational starter)."""
+        return self.m if self.shifts is None else self.shifts
+
+
+def parse(m: int, text: str, shifts: int | None = None) -> Starter:
+    """A starter from its written form: tables separated by ``|``, points as ``<x><level letter>`` for
+    point ``x`` of level ``a``, ``b``, ... and ``X0``, ``X1``, ... for the fixed points, e.g.
+    ``"X0 0a 0b 0c | 1a 2a 4b 7c | ..."``."""
+    words = [table.split() for table in text.split("|")]
+    points = [w for table in words for w in table]
+    finite = [re.fullmatch(r"(\d+)([a-f])", w) for w in points]
+    fixed = [re.fullmatch(r"X(\d+)", w) for w in points]
+    for word, a, b in zip(points, finite, fixed, strict=True):
+        if a is None and b is None:
+            raise ValueError(f"cannot read point {word!r}")
+    levels = 1 + max(LEVEL_NAMES.index(a[2]) for a in finite if a is not None)
+    n_fixed = sum(b is not None for b in fixed)
+
+    def code(word: str) -> int:
+        if word.startswith("X"):
+            return levels * m + int(word[1:])
+        return LEVEL_NAMES.index(word[-1]) * m + int(word[:-1]) % m
+
+    tables = tuple(tuple(map(code, t)) for t in words)
+    return Starter(m=m, levels=levels, fixed=n_fixed, tables=tables, shifts=shifts)
+
+
+def write(starter: Starter) -> str:
+    """The written form read by :func:`parse` (how :func:`find_starter`'s finds are recorded)."""
+    m, finite = starter.m, starter.levels * starter.m
+
+    def name(p: int) -> str:
+        return f"X{p - finite}" if p >= finite else f"{p % m}{LEVEL_NAMES[p // m]}"
+
+    ordered = sorted(starter.tables, key=lambda t: (-max(t), min(t)))
+    return " | ".join(" ".join(name(p) for p in sorted(t, key=lambda p: (p < finite, p))) for t in ordered)
+
+
+def develop(starter: Starter) -> list[list[list[int]]]:
+    """The rounds of ``starter``: round ``t`` shifts every non-fixed point by ``t`` (mod m)."""
+    m, finite = starter.m, starter.levels * starter.m
+    return [
+        [[p if p >= finite else p - p % m + (p + t) % m for p in table] for table in starter.tables]
+        for t in range(starter.n_rounds)
+    ]
+
+
+def _difference_keys(m: int, levels: int, fixed: int) -> tuple[list[list[int]], int, set[int]]:
+    """``key[p][q]``: the difference class of the pair, numbered ``0 .. count - 1``, and the classes that
+    must never be used (a same-level difference of ``m/2`` meets twice; two fixed points every round)."""
+    finite = levels * m
+    n = finite + fixed
+    key = [[-1] * n for _ in range(n)]
+    forbidden: set[int] = set()
+    same_level = levels * m  # (l, ±d) for d in 0..m-1 (d > m/2 folded onto m - d)
+    mixed = same_level + levels * levels * m
+    with_fixed = mixed + fixed * levels
+    for p in range(n):
+        for q in range(n):
+            if p == q:
+                continue
+            if p >= finite and q >= finite:
+                key[p][q] = with_fixed
+            elif p >= finite or q >= finite:
+                f, x = (p, q) if p >= finite else (q, p)
+                key[p][q] = mixed + (f - finite) * levels + x // m
+            else:
+                lp, lq, xp, xq = p // m, q // m, p % m, q % m
+                if lp == lq:
+                    d = (xq - xp) % m
+                    key[p][q] = lp * m + min(d, m - d)
+                    if 2 * d == m:
+                        forbidden.add(key[p][q])
+                else:
+                    if lp > lq:
+                        lp, lq, xp, xq = lq, lp, xq, xp
+                    key[p][q] = same_level + (lp * levels + lq) * m + (xq - xp) % m
+    forbidden.add(with_fixed)
+    return key, with_fixed + 1, forbidden
+
+
+def is_starter(starter: Starter) -> bool:
+    """Whether ``starter`` develops into rounds that each seat every player once at tables of four, with
+    no pair meeting twice — checked on the developed rounds themselves, the plain way."""
+    everyone = list(range(starter.n_players))
+    met: set[tuple[int, int]] = set()
+    for round_ in develop(starter):
+        if sorted(p for t in round_ for p in t) != everyone or any(len(t) != TABLE_SIZE for t in round_):
+            return False
+        for table in round_:
+            for pair in itertools.combinations(sorted(table), 2):
+                if pair in met:
+                    return False
+                met.add(pair)
+    return True
+
+
+def find_starter(m: int, levels: int, fixed: int, *, seed: int = 1, steps: int = 60_000) -> Starter | None:
+    """Search for a starter (tabu search on the base class), or None within ``steps`` moves.
+
+    The base class is a partition of the points into tables; the cost counts colliding differences
+    (``sum over classes of C(uses, 2)``, forbidden classes starting at one use). A move swaps two points
+    of different tables, chosen among those in a collision; each step takes the best move that is not
+    tabu (recently swapped) unless it beats the best cost so far. Deterministic for a seed. Small sizes
+    take milliseconds to seconds; the table of :data:`STARTERS` records the results so that
+    :func:`~tournaments.seating.generate` never has to wait for one.
+    """
+    n = levels * m + fixed
+    if n % TABLE_SIZE or fixed > n // TABLE_SIZE:
+        raise ValueError(f"{levels} levels of {m} and {fixed} fixed points do not make tables of 4")
+    rng = random.Random(seed)
+    key, count, forbidden = _difference_keys(m, levels, fixed)
+    finite = levels * m
+    order = list(range(finite))
+    rng.shuffle(order)
+    tables = [[finite + i, order.pop(), order.pop(), order.pop()] for i in range(fixed)]
+    tables += [order[i : i + TABLE_SIZE] for i in range(0, len(order), TABLE_SIZE)]
+    where = [0] * n
+    uses = [0] * count
+    for k in forbidden:
+        uses[k] = 1
+    for t, table in enumerate(tables):
+        for p in table:
+            where[p] = t
+        for a, b in itertools.combinations(table, 2):
+            uses[key[a][b]] += 1
+    cost = sum(u * (u - 1) // 2 for u in uses)
+    best = cost
+
+    def delta(p: int, q: int, keep: bool) -> int:
+        """Cost change of swapping finite points ``p`` and ``q``; applied to ``uses`` only if ``keep``."""
+        table_p, table_q = tables[where[p]], tables[where[q]]
+        kp, kq = key[p], key[q]
+        removed = [kp[x] for x in table_p if x != p] + [kq[y] for y in table_q if y != q]
+        added = [kq[x] for x in table_p if x != p] + [kp[y] for y in table_q if y != q]
+        change = 0
+        for k in removed:
+            uses[k] -= 1
+            change -= uses[k]
+        for k in added:
+            change += uses[k]
+            uses[k] += 1
+        if not keep:
+            for k in added:
+                uses[k] -= 1
+            for k in removed:
+                uses[k] += 1
+        return change
+
+    tabu: dict[tuple[int, int], int] = {}
+    for step in range(steps):
+        if cost == 0:
+            return Starter(m=m, levels=levels, fixed=fixed, tables=tuple(tuple(sorted(t)) for t in tables))
+        conflicted: set[int] = set()
+        for table in tables:
+            for a, b in itertools.combinations(table, 2):
+                if uses[key[a][b]] > 1:
+                    conflicted.update(x for x in (a, b) if x < finite)
+        candidates = sorted(conflicted)
+        if len(candidates) > 24:
+            candidates = rng.sample(candidates, 24)
+        chosen: tuple[int, int] | None = None
+        best_change, ties = 1 << 30, 0
+        for p in candidates:
+            for q in range(finite):
+                if where[q] == where[p]:
+                    continue
+                change = delta(p, q, keep=False)
+                pair = (p, q) if p < q else (q, p)
+                if tabu.get(pair, -1) >= step and cost + change >= best:
+                    continue
+                if change < best_change:
+                    best_change, chosen, ties = change, pair, 1
+                elif change == best_change:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        chosen = pair
+        if chosen is None:
+            continue
+        p, q = chosen
+        cost += delta(p, q, keep=True)
+        tp, tq = where[p], where[q]
+        tables[tp][tables[tp].index(p)] = q
+        tables[tq][tables[tq].index(q)] = p
+        where[p], where[q] = tq, tp
+        tabu[chosen] = step + rng.randint(2, 2 + finite // 8)
+        best = min(best, cost)
+    return None
+
+
+_WRITTEN: dict[int, tuple[int, int | None, str]] = {
+    # players: (m, shifts or None for all m, base class). How each was found: "search" is
+    # find_starter's tabu search; "tau-symmetric" the same search restricted to base classes that
+    # (x, l) -> (x, l + 1), X_i -> X_(i+1) maps onto themselves (a third of the unknowns);
+    # "1-rotational search" the same search on the Z_3R form of the module docstring; "CP-SAT" the
+    # same model (a partition of the points, each difference at most once) given to a constraint
+    # solver. The tests develop every one and check it.
+    24: (  # search
+        7,
+        None,
+        "X2 4a 4b 1c | X1 3a 5b 6c | X0 5a 1b 4c | 3b 2c 3c 5c | 0a 2a 6a 0c | 1a 0b 2b 6b",
+    ),
+    28: (  # search
+        9,
+        None,
+        "X0 2a 7b 4c | 0a 4a 6b 8c | 1a 1c 2c 7c | 3a 2b 3b 6c | 7a 5b 3c 5c | 1b 4b 8b 0c | 5a 6a 8a 0b",
+    ),
+    36: (  # search
+        11,
+        None,
+        "X2 7a 0b 7c | X1 8a 9b 0c | X0 4a 2b 1c | 4b 7b 8c 10c | 3a 5a 4c 9c | 8b 2c 5c 6c"
+        " | 1a 9a 3b 3c | 2a 1b 5b 10b | 0a 6a 10a 6b",
+    ),
+    40: (  # 1-rotational search
+        39,
+        13,
+        "X0 0a 13a 26a | 14a 31a 34a 38a | 3a 28a 36a 37a | 7a 17a 19a 35a | 4a 6a 22a 33a"
+        " | 9a 20a 30a 32a | 15a 23a 24a 29a | 5a 8a 12a 27a | 1a 18a 21a 25a | 2a 10a 11a 16a",
+    ),
+    44: (  # CP-SAT
+        12,
+        None,
+        "X7 7a 11b 11c | X6 10a 9b 5c | X5 3a 5b 9c | X4 4a 0b 3c | X3 11a 4b 2c | X2 8a 6b 1c"
+        " | X1 6a 3b 8c | X0 0a 1b 0c | 9a 6c 7c 10c | 2b 7b 10b 4c | 1a 2a 5a 8b",
+    ),
+    48: (  # search, tau-symmetric
+        15,
+        None,
+        "X2 14a 10b 1c | X1 10a 1b 14c | X0 1a 14b 10c | 8a 7c 9c 13c | 2a 4b 5b 12c"
+        " | 0a 3c 6c 11c | 7b 9b 13b 8c | 12a 2b 4c 5c | 4a 5a 12b 2c | 3b 6b 11b 0c | 7a 9a 13a 8b"
+        " | 3a 6a 11a 0b",
+    ),
+    52: (  # 1-rotational search
+        51,
+        17,
+        "X0 0a 17a 34a | 1a 13a 42a 50a | 2a 21a 46a 49a | 6a 24a 37a 48a | 25a 33a 35a 47a"
+        " | 9a 39a 44a 45a | 22a 27a 28a 43a | 3a 14a 23a 41a | 7a 20a 31a 40a | 12a 15a 19a 38a"
+        " | 4a 29a 32a 36a | 8a 16a 18a 30a | 5a 10a 11a 26a",
+    ),
+}
+
+STARTERS: dict[int, Starter] = {n: parse(m, text, shifts) for n, (m, shifts, text) in _WRITTEN.items()}
+"""Starters by number of players."""
