@@ -13,10 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import Event, Hanchan
 from scoring.services import history
 
+from .links import issue_links
 from .models import Round
 
 
@@ -47,9 +49,12 @@ def current_round(event: Event) -> Round | None:
 
 
 def open_round(*, event: Event, number: int, user: Any) -> Round:
-    """Open a round: its tables' entry links work from now until it is closed."""
+    """Open a round: its tables' entry links work from now until it is closed. Tables without a link get
+    one (when the event lets tables enter their games), so opening is all it takes on the day."""
     with transaction.atomic():
         found = get_round(event, number, lock=True)
+        if event.table_entry:
+            issue_links(event=event, number=number, user=user)
         if found.status == Round.Status.OPEN:
             return found
         found.status = Round.Status.OPEN
@@ -62,12 +67,37 @@ def open_round(*, event: Event, number: int, user: Any) -> Round:
     return found
 
 
-def close_round(*, event: Event, number: int, user: Any) -> Round:
-    """Close a round: its tables' links stop working; the organiser can still correct every game."""
+def tables_not_in(event: Event, number: int) -> list[int]:
+    """The table numbers of round ``number`` whose game is neither finished nor void (one query)."""
+    return list(
+        Hanchan.objects.filter(event=event, round_number=number, status=Hanchan.Status.IN_PROGRESS)
+        .order_by("table_number")
+        .values_list("table_number", flat=True)
+    )
+
+
+def close_round(*, event: Event, number: int, user: Any, allow_unfinished: bool = True) -> Round:
+    """Close a round: its tables' links stop working; the organiser can still correct every game.
+
+    The organiser closes a round when every table is in; ``allow_unfinished=False`` (the round page
+    without its "close anyway" box ticked) refuses while a table's game is still in progress, naming
+    the tables, so a round is not closed on a table still playing by a stray tap."""
     with transaction.atomic():
         found = get_round(event, number, lock=True)
         if found.status == Round.Status.CLOSED:
             return found
+        missing = [] if allow_unfinished else tables_not_in(event, number)
+        if missing:
+            raise ValidationError(
+                {
+                    "anyway": ngettext(
+                        "Table %(tables)s is not in yet: close the round anyway, or wait for it.",
+                        "Tables %(tables)s are not in yet: close the round anyway, or wait for them.",
+                        len(missing),
+                    )
+                    % {"tables": ", ".join(str(t) for t in missing)}
+                }
+            )
         found.status = Round.Status.CLOSED
         found.closed_at = timezone.now()
         if found.clock_started_at is not None:  # a closed round's clock stops where it was
