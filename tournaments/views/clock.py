@@ -1,0 +1,118 @@
+"""The organiser's round-clock actions (start, pause, add or take back time, set the length) and the
+release of hidden standings: POST only, each on a tournament the user organises (404 for anyone
+else's), each through one service, back to the tournament page with what happened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import clock, reveal
+from tournaments.views.manage import _act, _tournament_or_404
+
+
+class RoundForm(forms.Form):
+    round_number = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=999)
+
+
+class AdjustForm(RoundForm):
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes"),
+        min_value=-clock.MAX_ADJUST_MINUTES,
+        max_value=clock.MAX_ADJUST_MINUTES,
+        help_text=gettext_lazy("A negative number takes time back."),
+    )
+
+    def clean_minutes(self) -> int:
+        minutes = self.cleaned_data["minutes"]
+        if minutes == 0:
+            raise forms.ValidationError(gettext_lazy("Add or take back at least 1 minute, not 0."))
+        return minutes
+
+
+class LengthForm(RoundForm):
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Round length (minutes)"), min_value=1, max_value=clock.MAX_MINUTES
+    )
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+
+    def run(data: dict[str, Any]) -> str:
+        found = clock.start_clock(event=event, number=data["round_number"], user=request.user)
+        return gettext("Round %(n)s: the clock runs, %(left)s left.") % {
+            "n": found.number,
+            "left": clock.format_seconds(int(found.remaining().total_seconds())),
+        }
+
+    return _act(request, event, RoundForm(request.POST), gettext("The clock did not start."), run)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+
+    def run(data: dict[str, Any]) -> str:
+        found = clock.pause_clock(event=event, number=data["round_number"], user=request.user)
+        return gettext("Round %(n)s: the clock is paused, %(left)s left.") % {
+            "n": found.number,
+            "left": clock.format_seconds(int(found.remaining().total_seconds())),
+        }
+
+    return _act(request, event, RoundForm(request.POST), gettext("The clock was not paused."), run)
+
+
+@login_required
+@require_POST
+def adjust(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+
+    def run(data: dict[str, Any]) -> str:
+        found = clock.adjust_clock(
+            event=event, number=data["round_number"], seconds=data["minutes"] * 60, user=request.user
+        )
+        return gettext("Round %(n)s: %(left)s left.") % {
+            "n": found.number,
+            "left": clock.format_seconds(int(found.remaining().total_seconds())),
+        }
+
+    return _act(request, event, AdjustForm(request.POST), gettext("The time was not changed."), run)
+
+
+@login_required
+@require_POST
+def length(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _tournament_or_404(request.user, slug)
+
+    def run(data: dict[str, Any]) -> str:
+        found = clock.set_length(
+            event=event, number=data["round_number"], minutes=data["minutes"], user=request.user
+        )
+        return gettext("Round %(n)s lasts %(minutes)s minutes.") % {
+            "n": found.number,
+            "minutes": found.minutes,
+        }
+
+    return _act(request, event, LengthForm(request.POST), gettext("The length was not changed."), run)
+
+
+@login_required
+@require_POST
+def release_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Show the hidden rounds of the standings to the public (the final reveal)."""
+    event = _tournament_or_404(request.user, slug)
+
+    def run(data: dict[str, Any]) -> str:
+        reveal.release_standings(event=event, user=request.user)
+        return gettext("The standings are released: the public sees every round.")
+
+    return _act(request, event, forms.Form(request.POST), gettext("Nothing was released."), run)
