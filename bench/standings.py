@@ -57,17 +57,16 @@ import random
 import re
 import secrets
 import shutil
+import statistics
 import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,6 +75,8 @@ if str(REPO) not in sys.path:
 
 PRESET = "ema2016"
 GOAL = 3.0  # page time ÷ raw SQL time
+REBUILD_GOAL = 10_000  # hands/s, rebuilding every cached row
+SAVE_GOAL_MS = 30  # median of saving a hand, the whole POST
 BATCH = 500  # games written per batch
 PENALTY_CHANCE = 0.02  # a referee penalty now and then, so that refresh reads some
 REFUSED_DATABASES = {"postgres", "template0", "template1"}
@@ -228,53 +229,22 @@ def game_time(start: datetime, index: int) -> datetime:
     return start + timedelta(minutes=20 * index)
 
 
-@contextmanager
-def collecting_hand_writes(hand_seats: list[Any]) -> Iterator[None]:
-    """While active, ``sync._write_hands`` runs on unsaved rows: its four writes (the bulk updates of
-    hands and wins, the delete and bulk insert of per-seat hand rows) are not sent but collected — the
-    hand and win rows are changed in place, the per-seat rows land in ``hand_seats`` — so that they can
-    be inserted in large batches afterwards."""
-    from scoring.models import Hand, HandSeat, Win
-
-    class NoRows:
-        def delete(self) -> tuple[int, dict[str, int]]:
-            return 0, {}
-
-    def collect(objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
-        objs = list(objs)
-        hand_seats.extend(objs)
-        return objs
-
-    with ExitStack() as stack:
-        stack.enter_context(patch.object(Hand.objects, "bulk_update", lambda *args, **kwargs: 0))
-        stack.enter_context(patch.object(Win.objects, "bulk_update", lambda *args, **kwargs: 0))
-        stack.enter_context(patch.object(HandSeat.objects, "filter", lambda *args, **kwargs: NoRows()))
-        stack.enter_context(patch.object(HandSeat.objects, "bulk_create", collect))
-        yield
-
-
 def build_league(event: Any, people: list[Any], tables: list[tuple[int, ...]], records: list[Any]) -> League:
     """Every game with its cached rows, in batches of ``BATCH`` games, in one transaction.
 
     The facts (hanchans, seats, penalties, hands, wins) are the project's rows for the engine's games
-    (``hand_row``/``win_rows``, as ``import_records`` writes them). The cached rows come from the
-    project's code: each game's hands are replayed by the engine from those rows, exactly as
-    ``sync.replay_stored`` does, and ``sync._write_hands`` fills the hands' derived columns, the wins'
-    points and the per-seat hand rows (its writes collected, see :func:`collecting_hand_writes`); the
-    seat results are the engine's final result of the replay with the game's penalties — what
-    ``sync._write_results`` stores — with the credited player, chombo count and finish time. The rebuild
-    measured later runs the real ``refresh`` over every game and checks it leaves every cached row as
-    it was (:func:`fingerprint`).
+    (``hand_row``/``win_rows``, as ``import_records`` writes them), bulk-inserted; the cached rows (the
+    hands' derived columns, the wins' points, the per-seat hand rows, the seat results) are then written
+    by the project's own set-based rebuild, ``sync.rebuild``, batch by batch — the code every service
+    runs. Nothing here computes a score.
     """
     from django.db import transaction
 
     from league.models import Hanchan, Seat
-    from scoring import engine
-    from scoring.models import Hand, HandSeat, Penalty, SeatResult, Win
-    from scoring.records import engine_hand, hand_row, win_rows
+    from scoring.models import Hand, Penalty, Win
+    from scoring.records import hand_row, win_rows
     from scoring.services import sync
 
-    rules = event.rules
     start = datetime(2020, 1, 1, 19, tzinfo=UTC)
     ids: list[int] = []
     hands = wins = penalties = 0
@@ -315,49 +285,18 @@ def build_league(event: Any, people: list[Any], tables: list[tuple[int, ...]], r
                 for p in records[i].penalties
             ]
             Penalty.objects.bulk_create(penalty_list)
-
             hand_rows: list[Any] = []
             win_list: list[Any] = []
-            hand_seats: list[Any] = []
-            results: list[Any] = []
-            with collecting_hand_writes(hand_seats):
-                for h, i in zip(hanchans, chunk, strict=True):
-                    h.event = event
-                    record = records[i]
-                    stored = []
-                    for number, hand in enumerate(record.hands, start=1):
-                        row = hand_row(h, number, hand)
-                        stored.append((row, win_rows(row, hand)))
-                    played = engine.replay([engine_hand(row, ws) for row, ws in stored], rules)
-                    sync._write_hands(h, played, stored, rules)
-                    final = played.final(record.penalty_points())
-                    chombos = [0, 0, 0, 0]
-                    for row, _ in stored:
-                        if row.result == Hand.Result.CHOMBO:
-                            chombos[row.chombo_seat] += 1
-                    results.extend(
-                        SeatResult(
-                            hanchan=h,
-                            event=event,
-                            seat=seat,
-                            player=people[tables[i][seat]],
-                            score=final.scores[seat],
-                            place=final.places[seat],
-                            uma=final.uma[seat],
-                            oka=final.oka[seat],
-                            penalties=final.penalties[seat],
-                            result=final.results[seat],
-                            chombos=chombos[seat],
-                            finished_at=h.finished_at,
-                        )
-                        for seat in range(4)
-                    )
-                    hand_rows.extend(row for row, _ in stored)
-                    win_list.extend(w for _, ws in stored for w in ws)
+            for h, i in zip(hanchans, chunk, strict=True):
+                for number, hand in enumerate(records[i].hands, start=1):
+                    row = hand_row(h, number, hand)
+                    hand_rows.append(row)
+                    win_list.extend(win_rows(row, hand))
             Hand.objects.bulk_create(hand_rows)
             Win.objects.bulk_create(win_list)
-            HandSeat.objects.bulk_create(hand_seats)
-            SeatResult.objects.bulk_create(results)
+            for h in hanchans:
+                h.event = event  # one instance: the ruleset is parsed once
+            sync.rebuild(hanchans)
             ids.extend(h.pk for h in hanchans)
             hands += len(hand_rows)
             wins += len(win_list)
@@ -414,39 +353,144 @@ def import_games(event: Any, people: list[Any], tables: list[tuple[int, ...]], r
 
 
 @dataclass
-class RefreshTiming:
-    loop: float  # refresh() of every game
-    commit: float
-    ratings: float  # the ratings rebuild the transaction scheduled, run after the commit
-
-    @property
-    def total(self) -> float:
-        return self.loop + self.commit + self.ratings
+class RebuildTiming:
+    seconds: float  # the rebuild, in one transaction, commit included
+    ratings: float  # the ratings rebuild that transaction scheduled, run after the commit
+    hands_written: int
+    results_written: int
 
 
-def refresh_all(event: Any) -> RefreshTiming:
-    """``refresh`` over every hanchan of the event in one transaction, as a repair of every cached row
-    would: derived hand columns, per-seat hand rows and seat results, then (after the commit) the one
-    ratings rebuild that every refreshed game joined."""
+def rebuild_league(event: Any) -> RebuildTiming:
+    """``sync.rebuild_event``: every cached row of every game, read, replayed, compared and written where
+    it differs (set-based), in one transaction; then the ratings rebuild it scheduled for the games whose
+    results changed."""
+    from django.db import transaction
+
+    from scoring.services import sync
+
+    marks: dict[str, float] = {}
+    started = time.perf_counter()
+    with transaction.atomic():
+        # Registered before the rebuild schedules the ratings rebuild, so it runs first after the commit.
+        transaction.on_commit(lambda: marks.setdefault("committed", time.perf_counter()))
+        done = sync.rebuild_event(event)
+    ended = time.perf_counter()
+    return RebuildTiming(
+        marks["committed"] - started, ended - marks["committed"], done.hands_written, done.results_written
+    )
+
+
+def wipe_cached_rows(event: Any) -> None:
+    """Lose every cached row of the event (derived hand columns, wins' points, per-seat hand rows, seat
+    results), as after a rules change that moves every value: the rebuild then writes all of them."""
+    from scoring.models import Hand, HandSeat, SeatResult, Win
+
+    HandSeat.objects.filter(hanchan__event=event).delete()
+    SeatResult.objects.filter(event=event).delete()
+    Hand.objects.filter(hanchan__event=event).update(
+        round_name="", dealer=0, honba=0, sticks=0, deltas=[], scores=[]
+    )
+    Win.objects.filter(hand__hanchan__event=event).update(points=0)
+
+
+def refresh_games(event: Any, count: int) -> float:
+    """``refresh`` (the per-game path of every service) over ``count`` games, one call each, in one
+    transaction: seconds."""
     from django.db import transaction
 
     from league.models import Hanchan
     from scoring.services.sync import refresh
 
-    hanchans = list(Hanchan.objects.filter(event=event).order_by("finished_at", "pk"))
-    marks: dict[str, float] = {}
+    games = list(Hanchan.objects.filter(event=event).order_by("pk")[:count])
     started = time.perf_counter()
     with transaction.atomic():
-        # Registered before refresh schedules the ratings rebuild, so it runs first after the commit.
-        transaction.on_commit(lambda: marks.setdefault("committed", time.perf_counter()))
-        for hanchan in hanchans:
-            hanchan.event = event  # share the instance: its ruleset is parsed once (as imports do)
-            refresh(hanchan)
-        marks["loop"] = time.perf_counter()
-    ended = time.perf_counter()
-    return RefreshTiming(
-        marks["loop"] - started, marks["committed"] - marks["loop"], ended - marks["committed"]
-    )
+        for game in games:
+            game.event = event
+            refresh(game)
+    return time.perf_counter() - started
+
+
+# -- saving a hand --------------------------------------------------------------------------------------
+
+
+SAVE_GAMES = 40  # games on which the 12th hand is posted (the median of as many saves)
+
+
+def _simple(hand: Any) -> bool:
+    """A hand the plain form enters as one winner (or a draw), without the rule-specific extras."""
+    if hand.result == "draw":
+        return not hand.nagashi
+    return hand.result in ("ron", "tsumo") and len(hand.wins) == 1 and hand.wins[0].pao is None
+
+
+def hand_post(hand: Any, version: int) -> dict[str, Any]:
+    """The hand-entry form's fields for ``hand``, as the organiser's browser posts them."""
+    data: dict[str, Any] = {"version": version, "result": hand.result, "riichi": list(hand.riichi)}
+    if hand.result == "draw":
+        data["tenpai"] = list(hand.tenpai)
+        return data
+    win = hand.wins[0]
+    data["winner"] = win.winner
+    if hand.result == "ron":
+        data["loser"] = hand.loser
+    for name in ("han", "fu", "yakuman"):
+        if getattr(win, name) is not None:
+            data[name] = getattr(win, name)
+    return data
+
+
+def measure_hand_saves(
+    event: Any, people: list[Any], seed: int, count: int = SAVE_GAMES
+) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of each of ``count`` hand saves: the whole POST through Django's test client
+    (session, view, form, ``record_hand`` with its replay and cached rows, history, the redirect). Each
+    is the 12th hand of its own game, whose first 11 hands were recorded before (bulk, then
+    ``refresh``); the game goes on after it (a hand that ends a game also writes its results and
+    rebuilds ratings: those are the rebuild figures below)."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.test import Client
+
+    from league.models import Hanchan
+    from scoring import engine, services
+    from scoring.engine.generator import random_game
+    from scoring.records import hand_row, win_rows
+    from scoring.services.sync import refresh
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-organiser")
+    event.club.organisers.add(user)
+    rules = event.rules
+    rng = random.Random(seed)
+    client = Client()
+    client.force_login(user)
+    times: list[float] = []
+    while len(times) < count:
+        record = random_game(rules, random.Random(rng.getrandbits(32)))
+        if len(record.hands) < 13 or not _simple(record.hands[11]):  # hand 12 does not end the game
+            continue
+        four = rng.sample(people, 4)
+        game = services.start_game(event=event, players=four, user=user)
+        with transaction.atomic():
+            rows = [hand_row(game, n, hand) for n, hand in enumerate(record.hands[:11], start=1)]
+            for row in rows:
+                row.save()
+            from scoring.models import Win
+
+            Win.objects.bulk_create(
+                [w for row, hand in zip(rows, record.hands[:11], strict=True) for w in win_rows(row, hand)]
+            )
+            refresh(Hanchan.objects.select_related("event").get(pk=game.pk))
+        game = Hanchan.objects.get(pk=game.pk)
+        data = hand_post(record.hands[11], game.version)
+        url = f"/manage/games/{game.pk}/hands/"
+        start, cpu = time.perf_counter(), time.process_time()
+        response = client.post(url, data)
+        spent, cpu = time.perf_counter() - start, time.process_time() - cpu
+        if response.status_code != 302:
+            raise SystemExit(f"saving hand 12 of game {game.pk} answered {response.status_code}: {data}")
+        assert game.hands.count() == 12 and engine is not None
+        times.append((spent, cpu))
+    return times
 
 
 # -- the raw SQL floors ---------------------------------------------------------------------------------
@@ -525,12 +569,14 @@ def run_sql(*statements: tuple[str, Any]) -> int:
 class PageFigures:
     label: str
     url: str
-    page: float
+    page: float  # cold: rendered from nothing (the page cache emptied before each request)
     sql: float
     sql_rows: int
     queries: int
     query_time: float  # time of the page's own queries, as Django's debug cursor measures them
     size: int
+    warm: float = 0.0  # served with its body from the page cache
+    warm_queries: int = 0
 
     @property
     def ratio(self) -> float:
@@ -538,20 +584,32 @@ class PageFigures:
 
 
 def measure_page(client: Any, label: str, url: str, floor: Callable[[], int], rounds: int) -> PageFigures:
+    from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    response = client.get(url)  # warm: templates compiled, URL resolver and caches filled
+    def cold() -> Any:
+        cache.clear()  # the page rendered from nothing, as after a change of results
+        return client.get(url)
+
+    response = cold()  # templates compiled, URL resolver filled
     if response.status_code != 200:
         raise SystemExit(f"{url} answered {response.status_code}")
     with CaptureQueriesContext(connection) as captured:
-        client.get(url)
+        cold()
     queries = captured.captured_queries  # read now: the next request empties the log
     query_time = sum(float(q["time"]) for q in queries)
     floor()
-    page, _ = best_of(lambda: client.get(url), rounds)
+    page, _ = best_of(cold, rounds)
     sql, rows = best_of(floor, rounds)
-    return PageFigures(label, url, page, sql, rows, len(queries), query_time, len(response.content))
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    warm_queries = len(captured.captured_queries)
+    warm, _ = best_of(lambda: client.get(url), rounds)
+    return PageFigures(
+        label, url, page, sql, rows, len(queries), query_time, len(response.content), warm, warm_queries
+    )
 
 
 # What a page's profile is cut down to: the project's own code, and the library calls it spends on
@@ -751,45 +809,72 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
             args.repeat,
         ),
     ]
-    print(f"\npages, best of {args.repeat} (goal: page ÷ raw SQL ≤ {GOAL:g})")
+    print(f"\npages, best of {args.repeat} (goal: a cold page ÷ its raw SQL ≤ {GOAL:g})")
     print(
-        f"  {'page':<36} {'server':>10} {'raw SQL':>10} {'ratio':>8}  {'queries':>7} "
-        f"{'in queries':>10}  {'HTML':>6}"
+        f"  {'page':<36} {'cold':>10} {'raw SQL':>10} {'ratio':>8}  {'queries':>7} "
+        f"{'in queries':>10}  {'HTML':>6}  {'warm':>9} {'queries':>7}"
     )
     for p in pages:
         print(
             f"  {p.label:<36} {p.page * 1000:7.1f} ms {p.sql * 1000:7.2f} ms {p.ratio:7.1f}×  "
-            f"{p.queries:7d} {p.query_time * 1000:7.1f} ms  {p.size / 1024:4.0f} kB"
+            f"{p.queries:7d} {p.query_time * 1000:7.1f} ms  {p.size / 1024:4.0f} kB  "
+            f"{p.warm * 1000:6.2f} ms {p.warm_queries:7d}"
         )
     client.get("/")
     empty, _ = best_of(lambda: client.get("/"), args.repeat)
     print(f"  {'(reference: the home page, no data)':<36} {empty * 1000:7.1f} ms")
     print(
-        "  server: Client.get, middleware to rendered HTML; raw SQL: the hand-written floor through\n"
+        "  cold: Client.get with the page cache emptied first, middleware to rendered HTML; warm: the\n"
+        "  same with the page's body in the cache; raw SQL: the hand-written floor through\n"
         "  connection.cursor(); in queries: the page's own queries as Django's debug cursor times them\n"
         "  (SQLite's fetching is not in it, and each query is rounded to the ms: --profile re-times them)"
     )
 
-    print(f"\nrebuild every cached row from the hand records, best of {args.rebuild_repeat}")
+    print("\nrebuild every cached row from the hand records (sync.rebuild_event, one transaction)")
     before = fingerprint(event)
-    timing = min((refresh_all(event) for _ in range(args.rebuild_repeat)), key=lambda t: t.total)
+    check = rebuild_league(event)
+    unchanged = fingerprint(event) == before and check.hands_written == 0 and check.results_written == 0
+    print(
+        f"  every row checked, none wrong   {check.seconds:7.1f} s  {hands / check.seconds:>8,.0f} hands/s "
+        f"{games / check.seconds:>6,.0f} games/s  (wrote {check.hands_written} hands, "
+        f"{check.results_written} results)"
+    )
+    timings = []
+    for _ in range(args.rebuild_repeat):
+        wipe_cached_rows(event)
+        timings.append(rebuild_league(event))
+    timing = min(timings, key=lambda t: t.seconds)
     same = fingerprint(event) == before
+    print(
+        f"  every row lost, all rewritten   {timing.seconds:7.1f} s  {hands / timing.seconds:>8,.0f} hands/s "
+        f"{games / timing.seconds:>6,.0f} games/s  ({timing.hands_written:,} hands, "
+        f"{timing.results_written:,} results written; goal ≥ {REBUILD_GOAL:,} hands/s)"
+    )
+    print(f"  + the ratings rebuild it queues {timing.ratings:7.1f} s")
+    sample = min(games, 500)
+    per_game = refresh_games(event, sample)
+    sample_hands = Hand.objects.filter(hanchan__in=league.hanchan_ids[:sample]).count()
+    print(
+        f"  refresh() game by game ({sample})  {per_game:7.1f} s  {sample_hands / per_game:>8,.0f} hands/s "
+        f"{sample / per_game:>6,.0f} games/s  (the services' path, one game a call)"
+    )
     ratings, report = best_of(rebuild_all_ratings, args.rebuild_repeat)
-    print(
-        f"  refresh() of every game         {timing.loop:7.1f} s  {hands / timing.loop:>8,.0f} hands/s "
-        f"{games / timing.loop:>6,.0f} games/s  (one transaction; commit {timing.commit:.1f} s)"
-    )
-    print(
-        f"  + the ratings rebuild it queues {timing.ratings:7.1f} s  {hands / timing.total:>8,.0f} hands/s "
-        f"{games / timing.total:>6,.0f} games/s  (total {timing.total:.1f} s)"
-    )
     print(
         f"  rebuild_all_ratings             {ratings:7.1f} s  {hands / ratings:>8,.0f} hands/s "
         f"{games / ratings:>6,.0f} games/s  ({report.rows_written:,} rows, {report.scopes} scopes)"
     )
+    same = same and unchanged and fingerprint(event) == before
     print(
-        "  cached rows after refresh(): "
+        "  cached rows after the rebuilds: "
         + ("identical to the ones the league was built with" if same else "DIFFERENT from the built ones!")
+    )
+
+    saves = measure_hand_saves(event, league.players, args.seed, SAVE_GAMES)
+    walls, cpus = [w for w, _ in saves], [c for _, c in saves]
+    print(
+        f"\nsaving a hand (the 12th of a game; the whole POST), {len(saves)} saves: median "
+        f"{statistics.median(walls) * 1000:.1f} ms (CPU {statistics.median(cpus) * 1000:.1f} ms), "
+        f"p90 {sorted(walls)[int(len(walls) * 0.9)] * 1000:.1f} ms; goal ≤ {SAVE_GOAL_MS} ms median"
     )
 
     if args.profile:

@@ -26,8 +26,10 @@ gunicorn.http.wsgi.SERVER_SOFTWARE = SERVER_NAME
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", str(min(2 * multiprocessing.cpu_count() + 1, 9))))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # The proxy on this machine is the only one whose X-Forwarded-Proto gunicorn believes (its default).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
-accesslog = "-"
+# One line per request on standard output (the journal); GUNICORN_ACCESSLOG="" turns it off (benchmarks).
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 errorlog = "-"

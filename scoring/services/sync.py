@@ -1,66 +1,209 @@
-"""Re-derive a hanchan's cached rows from its facts by replaying it with the engine.
+"""Re-derive games' cached rows from their facts by replaying them with the engine.
 
 Called inside every service transaction after the facts change, so the cached columns (hand round,
 dealer, honba, sticks, deltas, scores; per-seat hand rows; seat results) can never drift from the hands.
+
+One path for one game and for twenty thousand: :func:`rebuild` reads the games' facts in a fixed number
+of queries (hands, wins, seats, penalties, current results), replays each game once, compares what it
+derives with what is stored and writes only the rows that differ, each kind of row in one set-based
+statement (``executemany`` of plain tuples: the ORM's ``bulk_update`` builds a ``CASE WHEN`` per row
+and column, and model instances cost more than the arithmetic). A hand entry therefore writes the new
+hand and its four per-seat rows, and a rebuild of a whole league writes only what is wrong. Every call
+moves the results versions of the events and players it touched forward (``scoring/cache.py``).
 """
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict, namedtuple
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
 from django.core.exceptions import ValidationError
-from django.db.models import Case, Q, Value, When
+from django.db import connection, transaction
+from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from league.models import Hanchan
+from league.models import Event, Hanchan, Seat
+from league.versions import bump_results
 from scoring import engine
-from scoring.models import Hand, HandSeat, SeatResult, Win
+from scoring.models import Hand, HandSeat, Penalty, SeatResult, Win
 from scoring.ratings import schedule_rebuild
-from scoring.records import chombo_penalties_by_seat, engine_hand, penalty_points, stored_hands
+from scoring.records import engine_hand, seats_by_player, stored_hands
 from scoring.substitutes import credited_result
 
 from .errors import as_validation_error
+
+BATCH = 500
+"""Games read and written together by a rebuild: bounded statements and memory whatever the league."""
 
 
 def replay_stored(hanchan: Hanchan) -> tuple[engine.Replay, list[tuple[Hand, list[Win]]]]:
     """Replay the stored hands; a ValidationError names the hand and rule if they are not legal."""
     stored = stored_hands(hanchan)
+    return _replay(hanchan, stored), stored
+
+
+def _replay(hanchan: Hanchan, stored: list[tuple[Hand, list[Win]]]) -> engine.Replay:
     try:
-        played = engine.replay([engine_hand(row, wins) for row, wins in stored], hanchan.event.rules)
+        return engine.replay([engine_hand(row, wins) for row, wins in stored], hanchan.event.rules)
     except engine.EngineError as exc:
         raise as_validation_error(exc, hanchan=hanchan) from None
-    return played, stored
 
 
 def refresh(hanchan: Hanchan) -> engine.Replay | None:
     """Rewrite every cached row of the hanchan; returns the replay for hand-by-hand games."""
-    rules = hanchan.event.rules
-    played: engine.Replay | None = None
-    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-        played, stored = replay_stored(hanchan)
-        _write_hands(hanchan, played, stored, rules)
-    refresh_results(hanchan, played)
-    return played
+    return rebuild([hanchan]).replays.get(hanchan.pk)
 
 
 def refresh_results(hanchan: Hanchan, played: engine.Replay | None) -> None:
     """Rewrite the game's seat results only, from a replay of its current hands (``None`` for a game
-    entered as final scores): for a change of status, where the hands' cached rows are already right."""
-    _write_results(hanchan, played, hanchan.event.rules)
-    # After the commit, once per transaction: ratings from this game on (scoring/ratings.py says why).
-    schedule_rebuild(hanchan)
+    entered as final scores, or to replay it here): for a change of status, where the hands' cached
+    rows are already right."""
+    rebuild([hanchan], hands=False, replays={hanchan.pk: played} if played is not None else None)
 
 
-def _players_by_seat(hanchan: Hanchan) -> dict[int, int]:
-    return {s.seat: s.on_behalf_of_id or s.player_id for s in hanchan.seats.all()}
+def final_result(hanchan: Hanchan, played: engine.Replay | None) -> engine.FinalResult | None:
+    """The game's final result as the engine computes it now (None if it cannot be computed yet)."""
+    seats = list(hanchan.seats.all())
+    penalties = list(
+        Penalty.objects.filter(hanchan=hanchan, cancelled=False).values_list("player_id", "points", "kind")
+    )
+    if hanchan.entry_mode == Hanchan.EntryMode.HANDS and played is None:
+        played, _ = replay_stored(hanchan)
+    return _final(hanchan, played, seats, _penalties_by_seat(seats, penalties)[0])
 
+
+# -- reading --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Game:
+    """What a rebuild reads of one game."""
+
+    hanchan: Hanchan
+    stored: list[tuple[Hand, list[Win]]] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
+    penalties: list[tuple[int, int, str]] = field(default_factory=list)  # player, points, kind
+    results: list[tuple[Any, ...]] = field(default_factory=list)  # as stored, see _RESULT_FIELDS
+
+
+_RESULT_FIELDS = (
+    "seat",
+    "player_id",
+    "score",
+    "place",
+    "uma",
+    "oka",
+    "penalties",
+    "result",
+    "chombos",
+    "finished_at",
+)
+
+
+def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
+    """The facts and current results of ``hanchans``: five queries whatever their number."""
+    games = {h.pk: _Game(h) for h in hanchans}
+    ids = list(games)
+    if hands:
+        by_hand: dict[int, list[Any]] = defaultdict(list)
+        for win in _rows(Win, Win.objects.filter(hand__hanchan__in=ids).order_by("hand_id", "pk")):
+            by_hand[win.hand_id].append(win)
+        for row in _rows(Hand, Hand.objects.filter(hanchan__in=ids).order_by("hanchan_id", "number")):
+            games[row.hanchan_id].stored.append((row, by_hand.get(row.pk, [])))
+    for seat in Seat.objects.filter(hanchan__in=ids).order_by("hanchan_id", "seat"):
+        games[seat.hanchan_id].seats.append(seat)
+    for hanchan_id, player_id, points, kind in Penalty.objects.filter(
+        hanchan__in=ids, cancelled=False
+    ).values_list("hanchan_id", "player_id", "points", "kind"):
+        games[hanchan_id].penalties.append((player_id, points, kind))
+    for row in (
+        SeatResult.objects.filter(hanchan__in=ids)
+        .order_by("hanchan_id", "seat")
+        .values_list("hanchan_id", *_RESULT_FIELDS)
+    ):
+        games[row[0]].results.append(tuple(row[1:]))
+    return games
+
+
+_ROW_TYPES: dict[type, tuple[list[str], Any]] = {}
+_UNREAD = {"tiles"}  # the tiles as entered: never part of a replay, and the largest column
+
+
+def _rows(model: type, queryset: Any) -> Iterable[Any]:
+    """The rows as read-only tuples with the model's attribute names (its columns, ``pk`` too): what
+    ``records.engine_hand`` reads, at a fraction of the cost of model instances, which a rebuild of a
+    league makes by the hundred thousand."""
+    if model not in _ROW_TYPES:
+        fields = [f.attname for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
+        _ROW_TYPES[model] = (fields, namedtuple(f"{model.__name__}Row", [*fields, "pk"]))  # noqa: PYI024
+    names, row_type = _ROW_TYPES[model]
+    pk = names.index(model._meta.pk.attname)  # type: ignore[attr-defined]
+    for values in queryset.values_list(*names):
+        yield row_type(*values, values[pk])
+
+
+def _penalties_by_seat(
+    seats: Iterable[Seat], penalties: Iterable[tuple[int, int, str]]
+) -> tuple[list[int], list[int]]:
+    """Per seat: the points of the game's active penalties, and how many of them are chombos (a
+    penalty given to a substitute's registered player belongs to the substitute's seat)."""
+    by_player = seats_by_player(seats)
+    points, chombos = [0, 0, 0, 0], [0, 0, 0, 0]
+    for player_id, amount, kind in penalties:
+        seat = by_player.get(player_id)
+        if seat is not None:
+            points[seat] += amount
+            chombos[seat] += kind == Penalty.Kind.CHOMBO
+    return points, chombos
+
+
+# -- deriving -------------------------------------------------------------------------------------------
 
 # The cached columns of a hand that the replay derives (the facts — result, seats, wins — are entered).
 _DERIVED = ("round_name", "dealer", "honba", "sticks", "deltas", "scores")
+_SEAT_FIELDS = (
+    "hand_id",
+    "hanchan_id",
+    "seat",
+    "player_id",
+    "delta",
+    "riichi",
+    "won",
+    "tsumo",
+    "dealt_in",
+    "at_draw",
+    "tenpai",
+    "chombo",
+    "win_points",
+    "deal_in_points",
+)
 
 
-def _write_hands(
-    hanchan: Hanchan, played: engine.Replay, stored: list[tuple[Hand, list[Win]]], rules: engine.Ruleset
-) -> None:
-    """Bring the hands' cached rows in line with ``played``, writing only the rows that differ.
+def _credited(seats: Sequence[Seat]) -> dict[int, int]:
+    """Seat -> the player its results count for (the registered player a substitute replaces)."""
+    return {s.seat: s.on_behalf_of_id or s.player_id for s in seats}
+
+
+@dataclass
+class _Writes:
+    """Everything a rebuild writes, collected over a batch and sent kind by kind."""
+
+    hands: list[tuple[Any, ...]] = field(default_factory=list)  # derived values + id
+    wins: list[tuple[int, int]] = field(default_factory=list)  # points, id
+    rewritten_hands: list[int] = field(default_factory=list)  # their per-seat rows are replaced
+    seat_rows: list[tuple[Any, ...]] = field(default_factory=list)  # in _SEAT_FIELDS order
+    results_of: list[int] = field(default_factory=list)  # games whose results are replaced
+    results: list[tuple[Any, ...]] = field(default_factory=list)
+    changed_games: list[Hanchan] = field(default_factory=list)  # results changed: ratings too
+    players: set[int] = field(default_factory=set)
+
+
+def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out: _Writes) -> None:
+    """The hands whose replayed values differ from the stored ones, and their per-seat rows.
 
     A hand's derived values depend only on the hands before it, so a new hand changes only itself and a
     correction of hand k only hands k onward: comparing the replay with what is stored keeps the cost
@@ -68,11 +211,9 @@ def _write_hands(
     take 12 s). A freshly written hand never matches (its round is still empty), so it always gets its
     derived values and its per-seat rows.
     """
-    players = _players_by_seat(hanchan)
-    changed: list[Hand] = []
-    changed_wins: list[Win] = []
-    seat_rows: list[HandSeat] = []
-    for (row, wins), outcome in zip(stored, played.hands, strict=True):
+    players = _credited(game.seats)
+    hanchan_id = game.hanchan.pk
+    for (row, wins), outcome in zip(game.stored, played.hands, strict=True):
         derived = (
             outcome.round,
             outcome.dealer,
@@ -92,112 +233,239 @@ def _write_hands(
                 rules=rules,
             )
             if win.points != points:
-                win.points = points
-                changed_wins.append(win)
+                out.wins.append((points, win.pk))
                 wins_differ = True
             won[win.winner] = points
-        if not wins_differ and tuple(getattr(row, name) for name in _DERIVED) == derived:
+        if (
+            not wins_differ
+            and (row.round_name, row.dealer, row.honba, row.sticks, row.deltas, row.scores) == derived
+        ):
             continue
-        for name, value in zip(_DERIVED, derived, strict=True):
-            setattr(row, name, value)
-        changed.append(row)
-        seat_rows.extend(_seat_rows(hanchan, row, players, won, tsumo))
-    if changed:
-        Hand.objects.bulk_update(changed, list(_DERIVED))
-        HandSeat.objects.filter(hand__in=[row.pk for row in changed]).delete()
-        HandSeat.objects.bulk_create(seat_rows)
-    if changed_wins:
-        Win.objects.bulk_update(changed_wins, ["points"])
-    # A seat's player may have changed (a swap, a substitute): one statement, usually matching no row.
-    if players:
-        seated = Q()
-        for seat, player_id in players.items():
-            seated |= Q(seat=seat, player_id=player_id)
-        HandSeat.objects.filter(hanchan=hanchan).exclude(seated).update(
-            player_id=Case(*(When(seat=seat, then=Value(p)) for seat, p in players.items()))
-        )
+        deltas = derived[4]
+        out.hands.append((*derived, row.pk))
+        out.rewritten_hands.append(row.pk)
+        ron_loser = row.loser if row.result == Hand.Result.RON else None
+        tenpai = set(row.tenpai or ())
+        riichi = set(row.riichi or ())
+        for seat in range(4):
+            out.seat_rows.append(
+                (
+                    row.pk,
+                    hanchan_id,
+                    seat,
+                    players[seat],
+                    deltas[seat],
+                    seat in riichi,
+                    seat in won,
+                    tsumo and seat in won,
+                    ron_loser == seat,
+                    row.result == Hand.Result.DRAW,
+                    seat in tenpai,
+                    row.result == Hand.Result.CHOMBO and row.chombo_seat == seat,
+                    won.get(seat, 0),
+                    sum(won.values()) if ron_loser == seat else 0,
+                )
+            )
 
 
-def _seat_rows(
-    hanchan: Hanchan, row: Hand, players: dict[int, int], won: dict[int, int], tsumo: bool
-) -> list[HandSeat]:
-    """The four per-seat rows of one hand (what the statistics read), from its facts and replay."""
-    ron_loser = row.loser if row.result == Hand.Result.RON else None
-    return [
-        HandSeat(
-            hand=row,
-            hanchan=hanchan,
-            seat=seat,
-            player_id=players[seat],
-            delta=row.deltas[seat],
-            riichi=seat in row.riichi,
-            won=seat in won,
-            tsumo=tsumo and seat in won,
-            dealt_in=ron_loser == seat,
-            at_draw=row.result == Hand.Result.DRAW,
-            tenpai=seat in (row.tenpai or ()),
-            chombo=row.result == Hand.Result.CHOMBO and row.chombo_seat == seat,
-            win_points=won.get(seat, 0),
-            deal_in_points=sum(won.values()) if ron_loser == seat else 0,
-        )
-        for seat in range(4)
-    ]
-
-
-def final_result(hanchan: Hanchan, played: engine.Replay | None) -> engine.FinalResult | None:
-    """The game's final result as the engine computes it now (None if it cannot be computed yet)."""
+def _final(
+    hanchan: Hanchan, played: engine.Replay | None, seats: Sequence[Seat], extra: Sequence[int]
+) -> engine.FinalResult | None:
     rules = hanchan.event.rules
-    extra = penalty_points(hanchan)
     if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-        if played is None:
-            played, _ = replay_stored(hanchan)
-        if not played.hands:
+        if played is None or not played.hands:
             return None
-        return played.final(extra)
-    scores = [s.final_score for s in sorted(hanchan.seats.all(), key=lambda s: s.seat)]
+        return played.final(list(extra))
+    scores = [s.final_score for s in sorted(seats, key=lambda s: s.seat)]
     if len(scores) != 4 or any(score is None for score in scores):
         return None
-    return engine.final_result(scores, hanchan.final_sticks, extra, rules)  # type: ignore[arg-type]
+    return engine.final_result(scores, hanchan.final_sticks, list(extra), rules)  # type: ignore[arg-type]
 
 
-def _write_results(hanchan: Hanchan, played: engine.Replay | None, rules: engine.Ruleset) -> None:
-    SeatResult.objects.filter(hanchan=hanchan).delete()
-    if hanchan.status != Hanchan.Status.FINISHED:
-        return
-    final = final_result(hanchan, played)
-    if final is None:
-        raise ValidationError("A game needs at least one hand (or four final scores) to be finished.")
-    players = _players_by_seat(hanchan)
-    chombos = [0, 0, 0, 0]
-    for seat in hanchan.hands.filter(result=Hand.Result.CHOMBO).values_list("chombo_seat", flat=True):
-        chombos[seat] += 1
-    for seat, count in enumerate(chombo_penalties_by_seat(hanchan)):
-        chombos[seat] += count
-    finished_at = hanchan.finished_at or timezone.now()
-    event = hanchan.event
-    substituted: set[int] = set()
-    if event.substitute_credit == event.SubstituteCredit.FIXED:  # the query is needed only then
-        substituted = set(hanchan.seats.filter(on_behalf_of__isnull=False).values_list("seat", flat=True))
-    results = [
-        credited_result(event, played=played, substitute=seat in substituted)
-        for seat, played in enumerate(final.results)
-    ]
-    SeatResult.objects.bulk_create(
-        [
-            SeatResult(
-                hanchan=hanchan,
-                event_id=hanchan.event_id,
-                seat=seat,
-                player_id=players[seat],
-                score=final.scores[seat],
-                place=final.places[seat],
-                uma=final.uma[seat],
-                oka=final.oka[seat],
-                penalties=final.penalties[seat],
-                result=results[seat],
-                chombos=chombos[seat],
-                finished_at=finished_at,
+def _derive_results(game: _Game, played: engine.Replay | None, out: _Writes) -> None:
+    """The game's seat results as the engine computes them now; replaced only if they differ."""
+    hanchan = game.hanchan
+    new: list[tuple[Any, ...]] = []
+    if hanchan.status == Hanchan.Status.FINISHED:
+        extra, chombo_penalties = _penalties_by_seat(game.seats, game.penalties)
+        final = _final(hanchan, played, game.seats, extra)
+        if final is None:
+            raise ValidationError("A game needs at least one hand (or four final scores) to be finished.")
+        players = _credited(game.seats)
+        chombos = list(chombo_penalties)
+        for row, _wins in game.stored:
+            if row.result == Hand.Result.CHOMBO and row.chombo_seat is not None:
+                chombos[row.chombo_seat] += 1
+        event = hanchan.event
+        substituted = {s.seat for s in game.seats if s.on_behalf_of_id}
+        finished_at = hanchan.finished_at or timezone.now()
+        for seat in range(4):
+            result = credited_result(event, played=final.results[seat], substitute=seat in substituted)
+            new.append(
+                (
+                    seat,
+                    players[seat],
+                    final.scores[seat],
+                    final.places[seat],
+                    final.uma[seat],
+                    final.oka[seat],
+                    final.penalties[seat],
+                    result,
+                    chombos[seat],
+                    finished_at,
+                )
             )
-            for seat in range(4)
-        ]
-    )
+    if new == game.results:
+        return
+    out.players.update(r[1] for r in game.results)
+    out.players.update(r[1] for r in new)
+    out.results_of.append(hanchan.pk)
+    out.results.extend((hanchan.pk, hanchan.event_id, *r) for r in new)
+    out.changed_games.append(hanchan)
+
+
+# -- writing --------------------------------------------------------------------------------------------
+
+
+def _executemany(sql: str, rows: list[tuple[Any, ...]]) -> None:
+    if rows:
+        with connection.cursor() as cursor:
+            for start in range(0, len(rows), 5000):
+                cursor.executemany(sql, rows[start : start + 5000])
+
+
+def _table(model: type) -> str:
+    return connection.ops.quote_name(model._meta.db_table)  # type: ignore[attr-defined]
+
+
+def _column(model: type, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)  # type: ignore[attr-defined]
+
+
+def _json_param() -> Any:
+    """How a JSON column's value is sent: Django stores JSON as text on SQLite and as jsonb on
+    PostgreSQL (its ``adapt_json_value``), without a field's per-value preparation."""
+    if connection.vendor == "postgresql":
+        from psycopg.types.json import Jsonb
+
+        return Jsonb
+    return json.dumps
+
+
+def _prep(model: type, name: str, value: Any) -> Any:
+    """A value as the column stores it (a JSON list as the backend's JSON, a time as its text on SQLite)."""
+    return model._meta.get_field(name).get_db_prep_save(value, connection)  # type: ignore[attr-defined]
+
+
+def _chunks(ids: list[int], size: int = 5000) -> Iterable[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _write(out: _Writes, game_ids: list[int]) -> None:
+    """Send the collected writes: one statement (or one ``executemany``) per kind of row."""
+    if out.hands:
+        sets = ", ".join(f"{_column(Hand, name)} = %s" for name in _DERIVED)
+        as_json = _json_param()
+        rows = [(*row[:4], as_json(row[4]), as_json(row[5]), row[6]) for row in out.hands]
+        _executemany(f"UPDATE {_table(Hand)} SET {sets} WHERE id = %s", rows)
+    if out.wins:
+        _executemany(f"UPDATE {_table(Win)} SET {_column(Win, 'points')} = %s WHERE id = %s", out.wins)
+    if out.rewritten_hands:
+        for chunk in _chunks(out.rewritten_hands):
+            HandSeat.objects.filter(hand__in=chunk).delete()
+        columns = ", ".join(_column(HandSeat, name.removesuffix("_id")) for name in _SEAT_FIELDS)
+        marks = ", ".join(["%s"] * len(_SEAT_FIELDS))
+        _executemany(f"INSERT INTO {_table(HandSeat)} ({columns}) VALUES ({marks})", out.seat_rows)
+    if game_ids:
+        # A seat's player may have changed (a swap, a substitute) while the hands did not: one statement
+        # for the batch, matching no row unless it happened.
+        credited = Seat.objects.filter(hanchan=OuterRef("hanchan_id"), seat=OuterRef("seat")).values(
+            credited=Coalesce(F("on_behalf_of_id"), F("player_id"))
+        )[:1]
+        HandSeat.objects.filter(hanchan__in=game_ids).exclude(player_id=Subquery(credited)).update(
+            player_id=Subquery(credited)
+        )
+    if out.results_of:
+        for chunk in _chunks(out.results_of):
+            SeatResult.objects.filter(hanchan__in=chunk).delete()
+        names = ("hanchan", "event", *(n.removesuffix("_id") for n in _RESULT_FIELDS))
+        columns = ", ".join(_column(SeatResult, name) for name in names)
+        marks = ", ".join(["%s"] * len(names))
+        rows = [(*row[:-1], _prep(SeatResult, "finished_at", row[-1])) for row in out.results]
+        _executemany(f"INSERT INTO {_table(SeatResult)} ({columns}) VALUES ({marks})", rows)
+
+
+# -- the rebuild ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Rebuilt:
+    """What a rebuild did: each hand-by-hand game's replay, and how many rows it wrote."""
+
+    replays: dict[int, engine.Replay] = field(default_factory=dict)
+    games: int = 0
+    hands: int = 0
+    hands_written: int = 0
+    results_written: int = 0
+
+
+def rebuild(
+    hanchans: Sequence[Hanchan],
+    *,
+    hands: bool = True,
+    replays: dict[int, engine.Replay] | None = None,
+) -> Rebuilt:
+    """Bring every cached row of ``hanchans`` in line with their facts; the caller holds the
+    transaction (each game's ``event`` is read from it: share one instance for many games).
+
+    ``hands=False`` rewrites only the seat results (a change of status: the hands' rows are right), from
+    ``replays`` when the caller has them. The games whose results changed get their ratings rebuilt
+    after the commit, and the events and players concerned get new results versions.
+    """
+    done = Rebuilt()
+    events: set[int] = set()
+    players: set[int] = set()
+    for start in range(0, len(hanchans), BATCH):
+        batch = hanchans[start : start + BATCH]
+        # The results of a finished game need its hands too: the replay (unless given) and its chombos.
+        needs_hands = hands or any(
+            h.entry_mode == Hanchan.EntryMode.HANDS and h.status == Hanchan.Status.FINISHED for h in batch
+        )
+        games = _read(batch, hands=needs_hands)
+        out = _Writes()
+        for game in games.values():
+            hanchan = game.hanchan
+            played: engine.Replay | None = (replays or {}).get(hanchan.pk)
+            if hanchan.entry_mode == Hanchan.EntryMode.HANDS and needs_hands:
+                if played is None:
+                    played = _replay(hanchan, game.stored)
+                if hands:
+                    _derive_hands(game, played, hanchan.event.rules, out)
+                done.hands += len(game.stored)
+            if played is not None:
+                done.replays[hanchan.pk] = played
+            _derive_results(game, played, out)
+            events.add(hanchan.event_id)
+            players.update(_credited(game.seats).values())
+            players.update(s.player_id for s in game.seats)
+        _write(out, list(games) if hands else [])
+        for hanchan in out.changed_games:
+            # After the commit, once per transaction: ratings from this game on (scoring/ratings.py).
+            schedule_rebuild(hanchan)
+        players |= out.players
+        done.games += len(games)
+        done.hands_written += len(out.hands)
+        done.results_written += len(out.results)
+    bump_results(event_ids=events, player_ids=players)
+    return done
+
+
+def rebuild_event(event: Event) -> Rebuilt:
+    """Every cached row of every game of ``event`` (a repair, or the benchmark of one), in one
+    transaction: as :func:`rebuild`, with the event's ruleset parsed once."""
+    with transaction.atomic():
+        games = list(Hanchan.objects.filter(event=event).order_by("pk"))
+        for game in games:
+            game.event = event
+        return rebuild(games)
