@@ -13,11 +13,50 @@ from . import engine
 from .models import Hand, Penalty, Win
 
 
+def stored_yaku(value: object) -> tuple[engine.ScoredYaku, ...] | None:
+    """A win row's ``yaku`` column as the engine's yaku; None when they were not recorded.
+
+    The column holds the record's own form (``[{"name": "riichi", "han": 1}, {"name": "daisangen",
+    "yakuman": 1}]``), written only by :func:`yaku_column`. An empty list means "not recorded": every
+    winning hand has a yaku, so an empty list can never be a fact.
+    """
+    if not isinstance(value, list) or not value:
+        return None
+    return tuple(
+        engine.ScoredYaku(name=item["name"], han=item.get("han"), yakuman=item.get("yakuman"))
+        for item in value
+    )
+
+
+def yaku_column(yaku: tuple[engine.ScoredYaku, ...] | None) -> list[dict[str, object]]:
+    """The engine's yaku of a win as stored in its row (the game record's form; ``[]``: not recorded)."""
+    return [
+        {"name": y.name, "yakuman": y.yakuman} if y.yakuman is not None else {"name": y.name, "han": y.han}
+        for y in yaku or ()
+    ]
+
+
+def engine_win(row: Win) -> engine.Win:
+    """The engine's view of a stored win: its value and liability, and what the hand was made of when
+    it is known (yaku, dora, red fives, ura dora — facts for statistics, never for payments)."""
+    return engine.Win(
+        row.winner,
+        row.han,
+        row.fu,
+        row.yakuman,
+        row.pao,
+        yaku=stored_yaku(row.yaku),
+        dora=row.dora,
+        aka=row.aka,
+        ura=row.ura,
+    )
+
+
 def engine_hand(row: Hand, wins: Iterable[Win]) -> engine.Hand:
     """The engine's view of a stored hand."""
     return engine.Hand(
         result=row.result,
-        wins=tuple(engine.Win(w.winner, w.han, w.fu, w.yakuman, w.pao) for w in wins),
+        wins=tuple(engine_win(w) for w in wins),
         loser=row.loser,
         riichi=tuple(row.riichi or ()),
         tenpai=tuple(row.tenpai or ()),
@@ -53,10 +92,10 @@ def seat_of(hanchan: Hanchan, player_id: int) -> int | None:
     return seats_by_player(hanchan.seats.all()).get(player_id)
 
 
-def penalty_points(hanchan: Hanchan) -> list[int]:
+def penalty_points(hanchan: Hanchan, seats: Iterable[Seat] | None = None) -> list[int]:
     """Per seat, the active penalties given in this hanchan (chombo hands are not here: the engine
-    derives those from the hands). Two queries."""
-    by_player = seats_by_player(hanchan.seats.all())
+    derives those from the hands). Two queries, one when the caller has the ``seats`` already."""
+    by_player = seats_by_player(hanchan.seats.all() if seats is None else seats)
     points = [0, 0, 0, 0]
     for player_id, amount in Penalty.objects.filter(hanchan=hanchan, cancelled=False).values_list(
         "player_id", "points"
@@ -111,7 +150,8 @@ def hand_row(hanchan: Hanchan, number: int, hand: engine.Hand) -> Hand:
 
 
 def win_rows(row: Hand, hand: engine.Hand, tiles: list | None = None) -> list[Win]:
-    """Unsaved win rows of a hand; ``tiles`` optionally holds each win's tiles as entered."""
+    """Unsaved win rows of a hand; ``tiles`` optionally holds each win's tiles as entered. The yaku and
+    dora counts are kept when the hand knows them (online logs, tiles, the yaku picker, records)."""
     return [
         Win(
             hand=row,
@@ -121,6 +161,10 @@ def win_rows(row: Hand, hand: engine.Hand, tiles: list | None = None) -> list[Wi
             yakuman=w.yakuman,
             pao=w.pao,
             tiles=tiles[i] if tiles and i < len(tiles) else None,
+            yaku=yaku_column(w.yaku),
+            dora=w.dora,
+            aka=w.aka,
+            ura=w.ura,
         )
         for i, w in enumerate(hand.wins)
     ]

@@ -19,8 +19,10 @@ from django.db.models import Avg, Count, Exists, F, Q, QuerySet, Sum
 from django.http import Http404
 
 from league.models import Event, Hanchan, Player, Registration
+from scoring import yaku_picker
 from scoring.models import HandSeat, RatingChange, SeatResult
 from scoring.ratings import Rating, RatingPoint, rate_game, rating_history
+from scoring.yaku_stats import WinFacts, YakuSummary, summarise, yaku_recorded
 
 FINISHED = Hanchan.Status.FINISHED
 HANDS = Hanchan.EntryMode.HANDS
@@ -61,6 +63,7 @@ class Placements:
     average_score: float | None
     total_result: int
     chombos: int  # chombo hands and chombo penalties
+    yaku_games: int = 0  # of the hand-by-hand games, those with yaku recorded (for one win at least)
 
     @property
     def final_score_games(self) -> int:
@@ -88,10 +91,17 @@ class HandStats:
     tenpai_at_draw: int
     average_win: float | None  # hand value without honba or riichi sticks
     average_deal_in: float | None
+    riichi_wins: int = 0  # hands won after declaring riichi (the deposit paid)
+    riichi_average_win: float | None = None  # their value, without honba or riichi sticks
 
     @property
     def win_rate(self) -> float | None:
         return _rate(self.wins, self.hands)
+
+    @property
+    def riichi_win_rate(self) -> float | None:
+        """Riichi hands won, among the hands the player declared riichi in."""
+        return _rate(self.riichi_wins, self.riichi)
 
     @property
     def deal_in_rate(self) -> float | None:
@@ -150,6 +160,7 @@ class PlayerStatistics:
     hands: HandStats
     yakuman: list[Yakuman]
     opponents: list[Opponent]
+    yaku: YakuSummary | None = None
 
 
 def _results(player: Player, events: QuerySet[Event]) -> QuerySet[SeatResult]:
@@ -188,6 +199,7 @@ def placements(player: Player, events: QuerySet[Event]) -> Placements:
     totals = _results(player, events).aggregate(
         games=Count("id"),
         hand_games=Count("id", filter=Q(hanchan__entry_mode=HANDS)),
+        yaku_games=Count("id", filter=Q(hanchan__entry_mode=HANDS) & Q(yaku_recorded("hanchan_id"))),
         first=Count("id", filter=Q(place=1)),
         second=Count("id", filter=Q(place=2)),
         third=Count("id", filter=Q(place=3)),
@@ -207,6 +219,7 @@ def placements(player: Player, events: QuerySet[Event]) -> Placements:
         average_score=totals["average_score"],
         total_result=totals["total_result"] or 0,
         chombos=totals["chombos"] or 0,
+        yaku_games=totals["yaku_games"],
     )
 
 
@@ -218,6 +231,9 @@ def hand_stats(player: Player, events: QuerySet[Event]) -> HandStats:
     totals = HandSeat.objects.filter(
         player=player, hanchan__event__in=events, hanchan__status=FINISHED
     ).aggregate(
+        # First: later keys name aggregates ("riichi"), and a filter would read those instead of the column.
+        riichi_wins=Count("id", filter=Q(riichi=True, won=True)),
+        riichi_average_win=Avg("win_points", filter=Q(riichi=True, won=True)),
         hands=Count("id"),
         wins=Count("id", filter=Q(won=True)),
         tsumo_wins=Count("id", filter=Q(won=True, tsumo=True)),
@@ -231,23 +247,38 @@ def hand_stats(player: Player, events: QuerySet[Event]) -> HandStats:
     return HandStats(**totals)
 
 
-def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
-    """The yakuman the player won in finished games, oldest first (one query).
+@dataclass(frozen=True)
+class PlayerWin:
+    """One win of the player in a finished game: where, and what it was made of."""
+
+    hanchan_id: int
+    finished_at: datetime | None
+    event_name: str
+    hand_number: int
+    round_name: str
+    facts: WinFacts
+
+
+def player_wins(player: Player, events: QuerySet[Event], *, yakuman_only: bool = False) -> list[PlayerWin]:
+    """The wins of the player in finished games, oldest first (one query): the yakuman list and the
+    player's yaku statistics both come from these rows.
 
     ``Win.winner`` is a seat: the player's hand row for that seat is the one whose win counts.
     """
     # Start from the player's own (indexed) hand rows: starting from the wins would scan every win of
-    # every league for ``yakuman > 0``. The win's conditions sit in one ``filter`` so they and the values
-    # below use the same join: the win of the seat this player sat in.
+    # every league. The win's conditions sit in one ``filter`` so they and the values below use the same
+    # join: the win of the seat this player sat in.
+    conditions = Q(
+        player=player,
+        won=True,
+        hanchan__status=FINISHED,
+        hanchan__event__in=events,
+        hand__wins__winner=F("seat"),
+    )
+    if yakuman_only:
+        conditions &= Q(hand__wins__yakuman__gt=0)
     rows = (
-        HandSeat.objects.filter(
-            player=player,
-            won=True,
-            hanchan__status=FINISHED,
-            hanchan__event__in=events,
-            hand__wins__yakuman__gt=0,
-            hand__wins__winner=F("seat"),
-        )
+        HandSeat.objects.filter(conditions)
         .order_by("hanchan__finished_at", "hanchan_id", "hand__number")
         .values_list(
             "hanchan_id",
@@ -255,11 +286,38 @@ def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
             "hanchan__event__name",
             "hand__number",
             "hand__round_name",
-            "hand__wins__yakuman",
-            "hand__wins__yaku",
+            *(f"hand__wins__{name}" for name in ("yaku", "han", "yakuman", "dora", "aka", "ura")),
         )
     )
-    return [Yakuman(h, at, name, n, rnd, mult, list(yaku or [])) for h, at, name, n, rnd, mult, yaku in rows]
+    return [PlayerWin(h, at, name, n, rnd, WinFacts(*facts)) for h, at, name, n, rnd, *facts in rows]
+
+
+def _yakuman_list(wins: list[PlayerWin]) -> list[Yakuman]:
+    """The yakuman among the wins, each with its yakuman yaku when they were recorded."""
+    return [
+        Yakuman(
+            w.hanchan_id,
+            w.finished_at,
+            w.event_name,
+            w.hand_number,
+            w.round_name,
+            w.facts.yakuman,
+            [
+                yaku_picker.label(item["name"])
+                for item in w.facts.yaku or []
+                if isinstance(item, dict)
+                and item.get("yakuman")
+                and item.get("name") in yaku_picker.YAKU_BY_NAME
+            ],
+        )
+        for w in wins
+        if w.facts.yakuman
+    ]
+
+
+def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
+    """The yakuman the player won in finished games, oldest first (one query)."""
+    return _yakuman_list(player_wins(player, events, yakuman_only=True))
 
 
 def opponents(player: Player, events: QuerySet[Event], limit: int = HEAD_TO_HEAD_OPPONENTS) -> list[Opponent]:
@@ -296,13 +354,19 @@ def opponents(player: Player, events: QuerySet[Event], limit: int = HEAD_TO_HEAD
 
 
 def player_statistics(player: Player, events: QuerySet[Event]) -> PlayerStatistics:
-    """Everything the player page shows from results, in five queries whatever the number of games."""
+    """Everything the player page shows from results, in five queries whatever the number of games.
+
+    The yakuman list and the yaku statistics come from one query over the player's wins; the games with
+    yaku recorded are counted with the placements."""
+    counted = placements(player, events)
+    wins = player_wins(player, events)
     return PlayerStatistics(
         games=game_results(player, events),
-        placements=placements(player, events),
+        placements=counted,
         hands=hand_stats(player, events),
-        yakuman=yakuman(player, events),
+        yakuman=_yakuman_list(wins),
         opponents=opponents(player, events),
+        yaku=summarise((w.facts for w in wins), games=counted.hand_games, recorded_games=counted.yaku_games),
     )
 
 

@@ -53,6 +53,7 @@ from mahjong.hand_calculating.yaku import Yaku
 from mahjong.meld import Meld
 
 from .errors import TileError
+from .hand import ScoredYaku
 from .ruleset import Ruleset
 
 HONOUR_NAMES = (
@@ -137,6 +138,69 @@ _BASE_LABELS = {20: "Base", 25: "Base (seven pairs)", 30: "Base (closed ron)"}
 # Library yaku names that read badly on a score sheet.
 _YAKU_NAMES = {"Kokushi Musou Juusanmen Matchi": "Kokushi Musou 13-sided wait"}
 
+# The library's yaku classes -> the romaji names of Tenbou's yaku table (``logs/yaku.py``), so that a hand
+# entered as tiles stores the same names as an online log or the yaku picker. Keyed by class name: the
+# library's display names changed between releases, its classes did not.
+LIBRARY_YAKU = {
+    "Tsumo": "menzen_tsumo",
+    "Riichi": "riichi",
+    "DaburuRiichi": "double_riichi",
+    "Ippatsu": "ippatsu",
+    "Chankan": "chankan",
+    "Rinshan": "rinshan_kaihou",
+    "Haitei": "haitei_raoyue",
+    "Houtei": "houtei_raoyui",
+    "Renhou": "renhou",
+    "RenhouYakuman": "renhou",
+    "Pinfu": "pinfu",
+    "Tanyao": "tanyao",
+    "Iipeiko": "iipeikou",
+    "Haku": "haku",
+    "Hatsu": "hatsu",
+    "Chun": "chun",
+    "SeatWindEast": "jikaze_ton",
+    "SeatWindSouth": "jikaze_nan",
+    "SeatWindWest": "jikaze_shaa",
+    "SeatWindNorth": "jikaze_pei",
+    "RoundWindEast": "bakaze_ton",
+    "RoundWindSouth": "bakaze_nan",
+    "RoundWindWest": "bakaze_shaa",
+    "RoundWindNorth": "bakaze_pei",
+    "Sanshoku": "sanshoku_doujun",
+    "Ittsu": "ittsu",
+    "Chantai": "chanta",
+    "Honroto": "honroutou",
+    "Toitoi": "toitoi",
+    "Sanankou": "sanankou",
+    "SanKantsu": "sankantsu",
+    "SanshokuDoukou": "sanshoku_doukou",
+    "Chiitoitsu": "chiitoitsu",
+    "Shosangen": "shousangen",
+    "Honitsu": "honitsu",
+    "Junchan": "junchan",
+    "Ryanpeikou": "ryanpeikou",
+    "Chinitsu": "chinitsu",
+    "KokushiMusou": "kokushi_musou",
+    "DaburuKokushiMusou": "kokushi_musou_13",
+    "ChuurenPoutou": "chuuren_poutou",
+    "DaburuChuurenPoutou": "junsei_chuuren_poutou",
+    "Suuankou": "suuankou",
+    "SuuankouTanki": "suuankou_tanki",
+    "Daisangen": "daisangen",
+    "Shousuushii": "shousuushii",
+    "DaiSuushii": "daisuushii",
+    "Ryuuiisou": "ryuuiisou",
+    "Suukantsu": "suukantsu",
+    "Tsuuiisou": "tsuuiisou",
+    "Chinroutou": "chinroutou",
+    "Tenhou": "tenhou",
+    "Chiihou": "chiihou",
+    "Daisharin": "daisharin",
+    "Daichisei": "daichisei",
+    "Paarenchan": "paarenchan",
+}
+_DORA_KINDS = {"Dora": "dora", "AkaDora": "aka", "UraDora": "ura"}
+
 
 @dataclass(frozen=True, slots=True)
 class TileHand:
@@ -168,6 +232,11 @@ class TileScore:
     Exactly one of ``han`` and ``yakuman`` is non-zero; ``han`` may be 13 or more (kazoe), which the ruleset
     caps where han become points. ``yaku`` names each yaku with its han (``"Riichi 1"``, ``"Dora 2"``) or,
     for yakuman, its size (``"Daisangen yakuman"``). ``fu_details`` lists the fu before rounding up to ``fu``.
+
+    ``scored``, ``dora``, ``aka`` and ``ura`` are the same facts as a win stores them (``engine.Win``):
+    the yaku by their romaji names with their han (or yakuman count), and the dora, red fives and ura dora
+    counted apart, as online logs give them. ``scored`` is None if the library named a yaku the yaku table
+    does not know (a local yaku of a newer release): better unknown than a list that does not add up.
     """
 
     han: int
@@ -175,6 +244,10 @@ class TileScore:
     yakuman: int
     yaku: tuple[str, ...]
     fu_details: tuple[tuple[str, int], ...]
+    scored: tuple[ScoredYaku, ...] | None = ()
+    dora: int = 0
+    aka: int = 0
+    ura: int = 0
 
 
 # -- notation -----------------------------------------------------------------------------------------------
@@ -497,7 +570,10 @@ def _score(result: HandResponse, red_correction: int, rules: Ruleset) -> TileSco
             label = {1: "yakuman", 2: "double yakuman"}.get(multiple, f"{multiple}x yakuman")
             names.append(f"{_YAKU_NAMES.get(y.name, y.name)} {label}")
         size = sum(han_of(y) for y in yakuman_items) // 13 if rules.yakuman_stacking else 1
-        return TileScore(han=0, fu=0, yakuman=max(1, size), yaku=tuple(names), fu_details=())
+        scored = _scored(
+            [(y, han_of(y) // 13 if rules.yakuman_stacking else 1) for y in yakuman_items], yakuman=True
+        )
+        return TileScore(han=0, fu=0, yakuman=max(1, size), yaku=tuple(names), fu_details=(), scored=scored)
 
     counted = [(y.name, han_of(y)) for y in yaku_list]
     if sum(h for _, h in counted) != result.han:  # pragma: no cover - a change in the library
@@ -508,6 +584,14 @@ def _score(result: HandResponse, red_correction: int, rules: Ruleset) -> TileSco
         if aka:
             counted.append(("Aka Dora", aka))
     names = tuple(f"{_YAKU_NAMES.get(name, name)} {h}" for name, h in counted)
+    kinds = {"dora": 0, "aka": red_correction, "ura": 0}
+    plain: list[tuple[Yaku, int]] = []
+    for item in yaku_list:
+        kind = _DORA_KINDS.get(type(item).__name__)
+        if kind:
+            kinds[kind] += han_of(item)
+        else:
+            plain.append((item, han_of(item)))
 
     details = []
     for item in result.fu_details or []:
@@ -519,5 +603,25 @@ def _score(result: HandResponse, red_correction: int, rules: Ruleset) -> TileSco
         details.append((label, fu))
     details.sort(key=lambda d: not d[0].startswith("Base"))  # base first, then the library's order
     return TileScore(
-        han=sum(h for _, h in counted), fu=result.fu, yakuman=0, yaku=names, fu_details=tuple(details)
+        han=sum(h for _, h in counted),
+        fu=result.fu,
+        yakuman=0,
+        yaku=names,
+        fu_details=tuple(details),
+        scored=_scored(plain, yakuman=False),
+        dora=kinds["dora"],
+        aka=kinds["aka"],
+        ura=kinds["ura"],
     )
+
+
+def _scored(items: list[tuple[Yaku, int]], *, yakuman: bool) -> tuple[ScoredYaku, ...] | None:
+    """The library's yaku as the win stores them: romaji names with their han (or yakuman count); None
+    if one of them is not in Tenbou's yaku table."""
+    out = []
+    for item, count in items:
+        name = LIBRARY_YAKU.get(type(item).__name__)
+        if name is None:
+            return None
+        out.append(ScoredYaku(name=name, yakuman=count) if yakuman else ScoredYaku(name=name, han=count))
+    return tuple(out)
