@@ -22,33 +22,52 @@ The game's ``played_on`` is the record's ``played_on`` when it has one, else the
 ``finished_at`` in the site's time zone (a record written elsewhere says when the game ended, which is
 the day it was played), else the date a game started now would get (today; for a tournament, today
 within the event's dates).
+
+**Online games.** A record converted from an online log (``convert_log``, or a log read by
+``scoring.engine.logs.read_log``) carries ``log`` (its site, id and lobby). Its players are then found by
+their online names (:class:`scoring.online.PlayerMatcher`: the site's online name, then the display name),
+the game keeps its log id (``Hanchan.source_log_id``) and a log already imported in the event is refused,
+naming it — so importing the same logs twice, by file or by link, never counts a game twice. A log
+without an id (an mjlog file not named after its id) is known by a fingerprint of its players and hands
+instead. A game without a ``played_on`` is dated by its log id (Tenhou's and Mahjong Soul's ids start with
+the date). :func:`preview_online` checks the games of the "Import online games" page without writing;
+:func:`import_online_games` stores them with the names the organiser picked.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 from scoring.engine.errors import shown
 from scoring.engine.record import check_text
 from scoring.models import Hand, Penalty, Win
+from scoring.online import Match, PlayerMatcher, online_name_field, played_on_from_log_id
 from scoring.records import hand_row, win_rows
 from scoring.services import history
 from scoring.services.hanchan import default_played_on
 from scoring.services.sync import refresh
+from scoring.standings import StandingRow, rank_rows, standings, tie_break_terms
 
 SEAT_NAMES = engine.WINDS
 EMA_NUMBER = re.compile(r"^\d{8}$")
 _MAX_NAME = Player._meta.get_field("display_name").max_length or 80
+_MAX_LOG_ID = Hanchan._meta.get_field("source_log_id").max_length or 80
+_MAX_ONLINE_NAME = Player._meta.get_field("tenhou_name").max_length or 40
 MAX_FINAL_STICKS = 999
 """The most riichi sticks a final-scores record may leave on the table (far more than any game can)."""
 SCORE_LIMIT = 1_000_000_000
@@ -75,6 +94,18 @@ class ParsedGame:
     table_number: int | None = None
     finished_at: datetime | None = None
     played_on: date | None = None
+    source_log_id: str = ""
+    """The online log the game comes from (its id, or a fingerprint): imported once per event."""
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A log name that found no player, or several: the organiser picks one or has one created."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
 
 
 # -- players -----------------------------------------------------------------------------------------
@@ -86,15 +117,38 @@ class PlayerBook:
     A name is matched against display names first; a name of exactly eight digits is also tried as an
     EMA number, so that records written by scripts that know only EMA numbers import too. Registered
     players come first so that a name shared by players of two clubs resolves to the one taking part.
+
+    The names of a record from an online log (``source``: its site) are online names, found by
+    :class:`~scoring.online.PlayerMatcher`. ``choices`` are the organiser's answers for the names that
+    found nobody (a player, or a name string: create that player); with ``collect`` such a name is
+    kept as :class:`Unresolved` (the preview asks about it) instead of failing the import.
     """
 
-    def __init__(self, event: Event, *, create: bool) -> None:
+    def __init__(
+        self,
+        event: Event,
+        *,
+        create: bool,
+        choices: Mapping[str, Player | str] | None = None,
+        collect: bool = False,
+    ) -> None:
         self.event = event
         self.create = create
+        self.choices = dict(choices or {})
+        self.collect = collect
         registered = list(Player.objects.filter(registrations__event=event))
         self.registered_ids = {p.pk for p in registered}
         club_players = list(Player.objects.filter(club_id=event.club_id)) if event.club_id else []
         self._tiers = [self._index(registered), self._index(club_players)]
+        self.matcher = PlayerMatcher([registered, club_players])
+        self.matches: dict[str, Match] = {}
+        """What each online name found (the preview says how each player was recognised)."""
+        self.unresolved: dict[str, tuple[Player, ...]] = {}
+        """Online names that found nobody, or several players (the candidates), in collect mode."""
+        self.new_online: dict[str, dict[str, str]] = {}
+        """The online name field of each player to create from a log (``{"tenhou_name": "Aoi"}``)."""
+        self.remember: dict[int, tuple[Player, str, str]] = {}
+        """Picked players whose online name for the log's site was blank: (player, field, name) to save."""
 
     @staticmethod
     def _index(players: Iterable[Player]) -> tuple[dict[str, list[Player]], dict[str, Player]]:
@@ -106,8 +160,13 @@ class PlayerBook:
                 by_ema[player.ema_number] = player
         return by_name, by_ema
 
-    def find(self, name: str) -> Player | str:
-        """The player called ``name``, or ``name`` itself when it is to be created."""
+    def find(self, name: str, *, source: str | None = None) -> Player | str | Unresolved:
+        """The player called ``name``, or ``name`` itself when it is to be created.
+
+        With ``source`` (the site of an online log) the name is an online name: see :meth:`find_online`.
+        """
+        if source is not None:
+            return self.find_online(name, source)
         name = name.strip()
         if not name:
             raise ImportFailed("players: a player name is empty")
@@ -130,6 +189,65 @@ class PlayerBook:
             raise ImportFailed(f"players: the name {name[:20]!r}… is longer than {_MAX_NAME} characters")
         return name
 
+    def find_online(self, name: str, source: str) -> Player | str | Unresolved:
+        """The player a log of ``source`` calls ``name``: the organiser's choice, else the matcher's.
+
+        A name that finds nobody is created (``create``), kept :class:`Unresolved` (``collect``) or an
+        error; a name that finds several players is never guessed (created neither).
+        """
+        name = name.strip()
+        if not name:
+            raise ImportFailed("players: a player name is empty")
+        field_name = online_name_field(source)
+        if name in self.choices:
+            chosen = self.choices[name]
+            if isinstance(chosen, str):
+                self.matches[name] = Match(field="new")
+                return self._new_online(name, field_name)
+            self.matches[name] = Match(player=chosen, field="chosen")
+            if (
+                field_name
+                and not getattr(chosen, field_name)
+                and chosen.club_id == self.event.club_id  # another club's player is theirs to edit
+                and len(name) <= _MAX_ONLINE_NAME
+            ):
+                self.remember.setdefault(chosen.pk, (chosen, field_name, name))
+            return chosen
+        match = self.matcher.match(name, source)
+        self.matches[name] = match
+        if match.player is not None:
+            return match.player
+        if self.collect:
+            self.unresolved[name] = match.candidates
+            return Unresolved(name)
+        site = "Tenhou" if source == "tenhou" else "Mahjong Soul"
+        if match.ambiguous:
+            who = ", ".join(sorted(p.display_name for p in match.candidates))
+            raise ImportFailed(
+                f"players: {name!r} is the {match.how} of {len(match.candidates)} players ({who}): "
+                f"give each their own {site} name"
+            )
+        if not self.create:
+            raise ImportFailed(
+                f"players: unknown player {name!r}: no player registered in {self.event} nor of its club "
+                f"has this {site} name or display name (set it on the player, or --create-players adds "
+                f"them)"
+            )
+        return self._new_online(name, field_name)
+
+    def _new_online(self, name: str, field_name: str | None) -> str:
+        """``name``, to be created with it as its online name too (found by it next time)."""
+        if len(name) > _MAX_NAME:
+            raise ImportFailed(f"players: the name {name[:20]!r}… is longer than {_MAX_NAME} characters")
+        if name in self._tiers[1][0]:
+            raise ImportFailed(
+                f"players: {self.event.club} already has a player called {name!r}: pick them rather than "
+                f"create another"
+            )
+        if field_name and len(name) <= _MAX_ONLINE_NAME:
+            self.new_online[name] = {field_name: name}
+        return name
+
 
 # -- reading -----------------------------------------------------------------------------------------
 
@@ -139,9 +257,7 @@ def _optional_int(data: dict[str, Any], key: str, *, minimum: int, maximum: int)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise ImportFailed(
-            f"{key}: must be a whole number from {minimum} to {maximum}, not {shown(value)}"
-        )
+        raise ImportFailed(f"{key}: must be a whole number from {minimum} to {maximum}, not {shown(value)}")
     return value
 
 
@@ -184,9 +300,7 @@ def _finished_at(data: dict[str, Any]) -> datetime | None:
     except (ValueError, OverflowError):  # well formed but not on the calendar: 2025-02-30T10:00
         parsed = None
     if parsed is None:
-        raise ImportFailed(
-            f"finished_at: must be an ISO 8601 date and time that exists, not {shown(value)}"
-        )
+        raise ImportFailed(f"finished_at: must be an ISO 8601 date and time that exists, not {shown(value)}")
     return parsed
 
 
@@ -212,9 +326,7 @@ def _penalty_kinds(data: dict[str, Any]) -> list[str]:
     for number, raw in enumerate(data.get("penalties") or [], start=1):
         kind = raw.get("kind", Penalty.Kind.OTHER)
         if not isinstance(kind, str) or kind not in Penalty.Kind.values:
-            raise ImportFailed(
-                f"penalty {number}: kind must be chombo or other, not {shown(kind)}"
-            )
+            raise ImportFailed(f"penalty {number}: kind must be chombo or other, not {shown(kind)}")
         kinds.append(kind)
     return kinds
 
@@ -258,7 +370,8 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
         finished_at = _finished_at(data)
         if final_scores is None and not record.hands:
             raise ImportFailed("hands: the record has no hands (and no final_scores): nothing to import")
-        players = [book.find(name) for name in record.players]
+        source = record.log.source if record.log is not None else None
+        players = [book.find(name, source=source) for name in record.players]
         keys = [p.pk if isinstance(p, Player) else p for p in players]
         if len(set(keys)) != 4:
             raise ImportFailed("players: a player can sit in only one seat of a game")
@@ -280,6 +393,10 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
                     )
                 behalf[seat] = found
         _check_fits(record, final_scores, final_sticks)
+        log_id = _source_log_id(record)
+        played_on = _played_on(data, finished_at)
+        if played_on is None and record.log is not None:
+            played_on = played_on_from_log_id(record.log.id)
         return ParsedGame(
             label=label,
             record=record,
@@ -292,12 +409,52 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             round_number=data.get("round_number"),
             table_number=data.get("table_number"),
             finished_at=finished_at,
-            played_on=_played_on(data, finished_at),
+            played_on=played_on,
+            source_log_id=log_id,
         )
     except engine.EngineError as exc:
         raise ImportFailed(f"{label}: {exc}") from None
     except ImportFailed as exc:
         raise ImportFailed(f"{label}: {exc}") from None
+
+
+def _source_log_id(record: engine.GameRecord) -> str:
+    """What identifies the online log of ``record`` ("" for a game not from a log): the log's id, or a
+    fingerprint of its players and hands when the log has none (an mjlog file under another name)."""
+    if record.log is None:
+        return ""
+    if record.log.id:
+        if len(record.log.id) > _MAX_LOG_ID:
+            raise ImportFailed(
+                f"log: the log id {record.log.id[:20]!r}… is longer than {_MAX_LOG_ID} characters"
+            )
+        return record.log.id
+    facts = {k: v for k, v in record.to_dict().items() if k not in ("format", "rules", "log")}
+    facts["source"] = record.log.source
+    text = json.dumps(facts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
+    """Refuse a log that is in the import twice, or already imported in ``event``: one game, counted once."""
+    seen: dict[str, str] = {}
+    for game in games:
+        if not game.source_log_id:
+            continue
+        if game.source_log_id in seen:
+            raise ImportFailed(
+                f"{game.label}: log {game.source_log_id} is in this import twice "
+                f"(also {seen[game.source_log_id]})"
+            )
+        seen[game.source_log_id] = game.label
+    if not seen:
+        return
+    done = Hanchan.objects.filter(event=event, source_log_id__in=list(seen)).order_by("pk")
+    for log_id, pk, played_on in done.values_list("source_log_id", "pk", "played_on")[:1]:
+        raise ImportFailed(
+            f"{seen[log_id]}: log {log_id} is already imported in {event} (game {pk}, played on "
+            f"{played_on.isoformat()}): a log is imported once"
+        )
 
 
 def parse_sources(sources: Iterable[tuple[str, Any]], event: Event, book: PlayerBook) -> list[ParsedGame]:
@@ -315,8 +472,9 @@ def parse_sources(sources: Iterable[tuple[str, Any]], event: Event, book: Player
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def _create_players(games: Sequence[ParsedGame], event: Event) -> None:
-    """Create the players named only by name (``--create-players``) in the event's club, once each."""
+def _create_players(games: Sequence[ParsedGame], event: Event, book: PlayerBook) -> None:
+    """Create the players named only by name (``--create-players``, or "create" on the online import
+    page) in the event's club, once each; a player from an online log gets its name as online name."""
     made: dict[str, Player] = {}
     for game in games:
         for seats in (game.players, game.on_behalf_of):
@@ -324,8 +482,35 @@ def _create_players(games: Sequence[ParsedGame], event: Event) -> None:
                 if isinstance(who, str):
                     if who not in made:
                         # PlayerBook.find checked the name (not blank, not too long, not in the club).
-                        made[who] = Player.objects.create(display_name=who, club=event.club)
+                        made[who] = Player.objects.create(
+                            display_name=who, club=event.club, **book.new_online.get(who, {})
+                        )
                     seats[i] = made[who]
+
+
+def _remember_online_names(book: PlayerBook, event: Event, user: Any) -> None:
+    """Save the log's name on the players the organiser picked for it whose online name was blank, so
+    that the next import finds them by themselves; each change is in the event's history."""
+    for player, field_name, name in book.remember.values():
+        others = Player.objects.filter(club=player.club_id, **{f"{field_name}__iexact": name})
+        if others.exclude(pk=player.pk).exists():
+            continue  # another player of the club has it: an online name must find one player
+        if not Player.objects.filter(pk=player.pk, **{field_name: ""}).update(**{field_name: name}):
+            continue  # filled in meanwhile: the player's own value stays
+        setattr(player, field_name, name)
+        before, after, what = history.changes({field_name: ""}, {field_name: name}, [field_name])
+        history.log(
+            event=event,
+            user=user,
+            action="player edited",
+            summary=history.clip(
+                gettext("Player %(player)s edited: %(changes)s")
+                % {"player": player.display_name, "changes": what}
+            ),
+            reason=gettext("picked for this name when importing online games"),
+            before={"player": player.pk, **before},
+            after={"player": player.pk, **after},
+        )
 
 
 def _register(games: Sequence[ParsedGame], event: Event, book: PlayerBook) -> None:
@@ -355,6 +540,7 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
         finished_at=game.finished_at or now,
         played_on=game.played_on or default_played_on(event),
         final_sticks=game.final_sticks,
+        source_log_id=game.source_log_id,
     )
     hanchan.event = event  # share the instance: its ruleset is parsed once
     Seat.objects.bulk_create(
@@ -394,6 +580,8 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
     )
     played = refresh(hanchan)
     names = ", ".join(f"{SEAT_NAMES[i]} {p}" for i, p in enumerate(game.players))
+    if game.source_log_id and not game.source_log_id.startswith("sha256:"):
+        names += f"; log {game.source_log_id}"
     if final_mode:
         how = "final scores " + " / ".join(str(s) for s in game.final_scores)  # type: ignore[union-attr]
     elif played is not None and played.finished:
@@ -411,6 +599,22 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
     return hanchan
 
 
+def _store(games: Sequence[ParsedGame], event: Event, book: PlayerBook, user: Any) -> list[Hanchan]:
+    """Write checked games: players to create, registrations, the games, the online names picked."""
+    _create_players(games, event, book)
+    _register(games, event, book)
+    written = [_write_game(game, event, user) for game in games]
+    _remember_online_names(book, event, user)
+    return written
+
+
+def _imported_meanwhile() -> ImportFailed:
+    """A log stored by a concurrent import between the check and the write (the unique constraint)."""
+    return ImportFailed(
+        "someone imported one of these logs at the same time: nothing was saved; import again to see which"
+    )
+
+
 def import_records(
     *,
     event: Event,
@@ -424,9 +628,324 @@ def import_records(
     Raises :class:`ImportFailed` whose message starts with the label of the offending source.
     """
     user = history.acting_user(user)
-    with transaction.atomic():
-        book = PlayerBook(event, create=create_players)
-        games = parse_sources(sources, event, book)
-        _create_players(games, event)
-        _register(games, event, book)
-        return [_write_game(game, event, user) for game in games]
+    try:
+        with transaction.atomic():
+            book = PlayerBook(event, create=create_players)
+            games = parse_sources(sources, event, book)
+            _check_log_ids(games, event)
+            return _store(games, event, book, user)
+    except IntegrityError:
+        raise _imported_meanwhile() from None
+
+
+# -- online games: the preview and the import of the "Import online games" page ----------------------
+
+NEW_PLAYER = "new"
+"""The choice that creates a player from a log's name (the others are player ids)."""
+
+
+def selectable_players(event: Event) -> list[Player]:
+    """The players an organiser may pick for a log's name: registered in the event, or of its club."""
+    players = Player.objects.filter(Q(registrations__event=event) | Q(club_id=event.club_id)).distinct()
+    return list(players.order_by("display_name", "pk"))
+
+
+def resolve_choices(event: Event, choices: Mapping[str, int | str]) -> dict[str, Player | str]:
+    """The organiser's answers (log name → player id, or :data:`NEW_PLAYER`) as PlayerBook takes them.
+
+    A player id must be one of :func:`selectable_players`: a form's value is never trusted to name
+    another club's player.
+    """
+    ids = {int(v) for v in choices.values() if isinstance(v, int) or (isinstance(v, str) and v.isdigit())}
+    allowed = {p.pk: p for p in selectable_players(event) if p.pk in ids} if ids else {}
+    resolved: dict[str, Player | str] = {}
+    for name, value in choices.items():
+        if value == NEW_PLAYER:
+            resolved[name.strip()] = name.strip()
+            continue
+        pk = int(value) if isinstance(value, int) or (isinstance(value, str) and value.isdigit()) else None
+        if pk is None or pk not in allowed:
+            raise ImportFailed(
+                f"players: the player picked for {name!r} is not registered in {event} nor a player of "
+                f"its club"
+            )
+        resolved[name.strip()] = allowed[pk]
+    return resolved
+
+
+@dataclass
+class OnlineGame:
+    """One game of an online import, as the preview shows it."""
+
+    label: str
+    record: engine.GameRecord
+    players: list[Player | str | Unresolved] = field(default_factory=list)
+    final: engine.FinalResult | None = None
+    """The result under the *event's* rules: what the standings will count."""
+    log_scores: tuple[int, ...] | None = None
+    """The final scores under the log's own rules, when the event's rules give others."""
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+    parsed: ParsedGame | None = None
+    matches: list[Match] = field(default_factory=list)
+    """Per seat, how the log's name found its player."""
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """Per seat: the log's name, who it is, and the final score, place and result."""
+        names = self.record.players or ("", "", "", "")
+        out = []
+        for seat, name in enumerate(names):
+            who = self.players[seat] if seat < len(self.players) else None
+            match = self.matches[seat] if seat < len(self.matches) else Match()
+            out.append(
+                {
+                    "wind": SEAT_NAMES[seat],
+                    "name": name,
+                    "player": who if isinstance(who, Player) else None,
+                    "new": isinstance(who, str),
+                    "unresolved": isinstance(who, Unresolved),
+                    "how": match.how,
+                    "picked": match.field == "chosen",
+                    "score": self.final.scores[seat] if self.final else None,
+                    "place": self.final.places[seat] if self.final else None,
+                    "result": self.final.results[seat] if self.final else None,
+                    "log_score": self.log_scores[seat] if self.log_scores else None,
+                }
+            )
+        return out
+
+
+@dataclass
+class StandingChange:
+    """One player's line in the standings before and after the import."""
+
+    name: str
+    new_player: bool
+    """Not a player yet: to be created, or a name still to be settled (``unknown``)."""
+    unknown: bool
+    games_before: int
+    games_after: int
+    points_before: int
+    points_after: int
+    rank_before: int | None
+    rank_after: int | None
+
+    @property
+    def points_change(self) -> int:
+        return self.points_after - self.points_before
+
+
+@dataclass
+class OnlinePreview:
+    """What importing the games would do: each game, who each name is, and the standings change."""
+
+    games: list[OnlineGame]
+    matches: dict[str, Match]
+    unresolved: dict[str, tuple[Player, ...]]
+    standings: list[StandingChange]
+
+    @property
+    def errors(self) -> list[str]:
+        return [game.error for game in self.games if game.error]
+
+    @property
+    def ready(self) -> bool:
+        """Whether the import can be confirmed: games, none in error, every name settled."""
+        return bool(self.games) and not self.errors and not self.unresolved
+
+
+def _online_warnings(event: Event, record: engine.GameRecord) -> list[str]:
+    """What the organiser should check before importing: another site or lobby than the event's."""
+    warnings = []
+    log = record.log
+    if log is None:
+        return warnings
+    if event.online and log.source != event.online:
+        warnings.append(
+            gettext("This game was played on %(site)s; the event is marked as played on %(event_site)s.")
+            % {"site": _site(log.source), "event_site": _site(event.online)}
+        )
+    if event.online_lobby and log.lobby and log.lobby.strip() != event.online_lobby.strip():
+        warnings.append(
+            gettext("This game was played in lobby %(lobby)s; the event's lobby is %(event_lobby)s.")
+            % {"lobby": log.lobby, "event_lobby": event.online_lobby}
+        )
+    return warnings
+
+
+def _site(source: str) -> str:
+    return gettext("Tenhou") if source == "tenhou" else gettext("Mahjong Soul")
+
+
+def _check_online_game(label: str, record: engine.GameRecord, event: Event, book: PlayerBook) -> OnlineGame:
+    game = OnlineGame(label=label, record=record, warnings=_online_warnings(event, record))
+    try:
+        parsed = parse_game(label, record.to_dict(), event, book)
+    except ImportFailed as exc:
+        game.error = str(exc)
+        if record.rules.to_dict() != event.rules.to_dict():
+            game.error += " " + gettext(
+                "(The log was played under %(log_rules)s rules, this event's are %(event_rules)s.)"
+            ) % {"log_rules": record.rules.preset, "event_rules": event.rules.preset}
+        game.players = [
+            (book.choices.get(n.strip()) or book.matches.get(n.strip(), Match()).player or Unresolved(n))
+            for n in (record.players or ())
+        ]
+        game.matches = [book.matches.get(n.strip(), Match()) for n in (record.players or ())]
+        return game
+    game.matches = [book.matches.get(n.strip(), Match()) for n in (record.players or ())]
+    game.parsed = parsed
+    game.players = list(parsed.players)
+    replayed = parsed.record.replay()
+    game.final = replayed.final(parsed.record.penalty_points())
+    if record.rules.to_dict() != event.rules.to_dict():
+        own = record.replay().final(record.penalty_points())
+        if own.scores != game.final.scores or own.results != game.final.results:
+            game.log_scores = own.scores
+            game.warnings.append(
+                gettext(
+                    "The log was played under %(log_rules)s rules; this event's rules (%(event_rules)s) "
+                    "score it differently: the final scores and results shown are the event's. To keep the "
+                    "log's, give the event the log's rules first."
+                )
+                % {"log_rules": record.rules.preset, "event_rules": event.rules.preset}
+            )
+    if not replayed.finished:
+        game.warnings.append(
+            gettext("Under this event's rules the game is not over after the log's last hand.")
+        )
+    return game
+
+
+def _standings_change(event: Event, games: Sequence[OnlineGame]) -> list[StandingChange]:
+    """The standings lines of the players of ``games``, before and after they count (ranked the same
+    way as the standings page ranks them)."""
+    rows = standings(event)
+    before = {row.player_id: dataclasses.replace(row) for row in rows}
+    after = {row.player_id: dataclasses.replace(row) for row in rows}
+    new_ids: dict[str, int] = {}
+    unknown: set[int] = set()
+    involved: list[int] = []
+    for game in games:
+        if game.final is None:
+            continue
+        for seat, who in enumerate(game.players):
+            if isinstance(who, Player):
+                key, name = who.pk, who.display_name
+            else:
+                name = str(who)
+                key = new_ids.setdefault(name, -1 - len(new_ids))  # not a player yet
+                if isinstance(who, Unresolved):
+                    unknown.add(key)
+            row = after.setdefault(key, StandingRow(key, name))
+            result, place, score = game.final.results[seat], game.final.places[seat], game.final.scores[seat]
+            row.games += 1
+            row.points += result
+            row.place_sum += place
+            row.score_sum += score
+            row.best = result if row.best is None else max(row.best, result)
+            if place == 1:
+                row.firsts += 1
+            elif place == 2:
+                row.seconds += 1
+            elif place == 3:
+                row.thirds += 1
+            else:
+                row.fourths += 1
+            if key not in involved:
+                involved.append(key)
+    ranked = rank_rows(list(after.values()), tie_break_terms(event), event.min_games)
+    after_rank = {row.player_id: row.rank for row in ranked}
+    order = {row.player_id: index for index, row in enumerate(ranked)}
+    changes = []
+    for key in sorted(involved, key=lambda k: order[k]):
+        old = before.get(key)
+        new = after[key]
+        changes.append(
+            StandingChange(
+                name=new.name,
+                new_player=key < 0,
+                unknown=key in unknown,
+                games_before=old.games if old else 0,
+                games_after=new.games,
+                points_before=old.points if old else 0,
+                points_after=new.points,
+                rank_before=old.rank if old else None,
+                rank_after=after_rank.get(key),
+            )
+        )
+    return changes
+
+
+def preview_online(
+    *,
+    event: Event,
+    records: Sequence[tuple[str, engine.GameRecord]],
+    choices: Mapping[str, int | str] | None = None,
+) -> OnlinePreview:
+    """Check the games of an online import without writing anything: each game under the event's rules,
+    its players (by online name, or the organiser's ``choices``), logs already imported, and what the
+    standings become. ``records`` are (label, record) pairs, e.g. (file name or link, the log's game)."""
+    try:
+        resolved = resolve_choices(event, choices or {})
+    except ImportFailed:
+        resolved = {}  # a stale form (a player removed meanwhile): ask again
+    book = PlayerBook(event, create=False, choices=resolved, collect=True)
+    games = [_check_online_game(label, record, event, book) for label, record in records]
+    seen: dict[str, str] = {}
+    parsed = [g for g in games if g.parsed is not None]
+    for game in parsed:
+        log_id = game.parsed.source_log_id  # type: ignore[union-attr]
+        if log_id and log_id in seen:
+            game.error = gettext("%(label)s: this log is in the import twice (also %(other)s).") % {
+                "label": game.label,
+                "other": seen[log_id],
+            }
+        elif log_id:
+            seen[log_id] = game.label
+    if seen:
+        done = dict(
+            Hanchan.objects.filter(event=event, source_log_id__in=list(seen)).values_list(
+                "source_log_id", "pk"
+            )
+        )
+        for game in parsed:
+            log_id = game.parsed.source_log_id  # type: ignore[union-attr]
+            if log_id in done and not game.error:
+                game.error = gettext(
+                    "%(label)s: log %(id)s is already imported in this event (game %(game)s): a log is "
+                    "imported once."
+                ) % {"label": game.label, "id": log_id, "game": done[log_id]}
+    return OnlinePreview(
+        games=games,
+        matches=book.matches,
+        unresolved=book.unresolved,
+        standings=_standings_change(event, [g for g in games if not g.error]),
+    )
+
+
+def import_online_games(
+    *,
+    event: Event,
+    records: Sequence[tuple[str, engine.GameRecord]],
+    choices: Mapping[str, int | str] | None = None,
+    user: Any = None,
+) -> list[Hanchan]:
+    """Store the games of online logs as finished hand-by-hand games of ``event``; all or nothing.
+
+    ``choices`` settle the names no player was found for (log name → player id, or :data:`NEW_PLAYER`
+    to create one with that name as online name). A name still unknown, a log already imported, a game
+    the event's rules cannot replay: :class:`ImportFailed`, and nothing is written.
+    """
+    user = history.acting_user(user)
+    if not records:
+        raise ImportFailed(gettext("There is no game to import."))
+    try:
+        with transaction.atomic():
+            book = PlayerBook(event, create=False, choices=resolve_choices(event, choices or {}))
+            games = parse_sources([(label, record.to_dict()) for label, record in records], event, book)
+            _check_log_ids(games, event)
+            return _store(games, event, book, user)
+    except IntegrityError:
+        raise _imported_meanwhile() from None

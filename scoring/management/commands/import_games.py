@@ -1,30 +1,58 @@
-"""``manage.py import_games --event SLUG FILE…``: store game records as finished hanchans of an event."""
+"""``manage.py import_games --event SLUG [--format record|tenhou6|mjlog] FILE…``: store games as finished
+hanchans of an event.
+
+By default the files hold game records (game-record.md), as ``export_games`` and ``convert_log`` write
+them. ``--format tenhou6`` or ``--format mjlog`` reads online logs instead (Tenhou's tenhou.net/6 JSON, as
+tensoul writes Mahjong Soul games too, or Tenhou's mjlog XML, plain or gzip) through the same reader as
+``convert_log``; their players are matched by online name (Tenhou name, Mahjong Soul nickname or friend
+ID), then display name, and a log already imported in the event is refused. The format is never guessed:
+a script states what it feeds, and a file of the other format is an error naming it.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
+import zlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
 from league.models import Event
-from scoring.engine import RecordError
+from scoring.engine import EngineError, RecordError
+from scoring.engine.logs import read_log
+from scoring.engine.logs.reader import GZIP_MAGIC
 from scoring.engine.record import parse_json
 from scoring.imports import ImportFailed, import_records
 from scoring.management.contract import CommandFailed, ContractCommand, printable, read_source, text_option
 
+FORMATS = ("record", "tenhou6", "mjlog")
+FORMAT_NAMES = {"tenhou6": "tenhou.net/6 JSON", "mjlog": "Tenhou's mjlog XML"}
+MAX_READ = 64 * 1024 * 1024
+"""What is read of a log file at most; the log reader refuses anything above its own, smaller limit."""
+
 
 class Command(ContractCommand):
     help = (
-        "Import game records (game-record.md) as finished games of an event, all or nothing. Players are "
-        "matched by display name (or an 8-digit EMA number) among the event's registered players, then "
-        "the club's players. A file holds one record or a JSON list of records (export_games' output); "
-        '\'-\' reads standard input. Prints {"imported": N, "hanchans": [ids]}.'
+        "Import games as finished games of an event, all or nothing. By default each FILE holds game "
+        "records (game-record.md): one record or a JSON list of them (export_games' output). With --format "
+        "tenhou6 or --format mjlog each FILE is an online log (tenhou.net/6 JSON, also Mahjong Soul via "
+        "tensoul; Tenhou's mjlog XML, plain or gzip), converted as convert_log does. Players are matched by "
+        "display name (or an 8-digit EMA number) — for logs by Tenhou name, Mahjong Soul nickname or friend "
+        "ID first — among the event's registered players, then the club's players. A log already imported "
+        'in the event is refused. \'-\' reads standard input. Prints {"imported": N, "hanchans": [ids]}.'
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("files", nargs="+", metavar="FILE", help="game record(s) as JSON, or - for stdin")
+        parser.add_argument("files", nargs="+", metavar="FILE", help="game record(s) or logs, or - for stdin")
         parser.add_argument("--event", required=True, metavar="SLUG", help="the event to import into")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default="record",
+            dest="file_format",
+            help="what the files hold: game records (the default), tenhou.net/6 JSON logs or mjlog XML logs",
+        )
         parser.add_argument(
             "--create-players",
             action="store_true",
@@ -37,6 +65,7 @@ class Command(ContractCommand):
         *args: Any,
         files: list[str],
         event: str,
+        file_format: str = "record",
         create_players: bool = False,
         user: str | None = None,
         **options: Any,
@@ -51,14 +80,67 @@ class Command(ContractCommand):
                 raise CommandFailed(f"user {user!r} does not exist")
         sources = []
         for path in files:
-            text = read_source(path)
             label = printable(path)  # the history names the file: no lone surrogate may reach the database
-            try:
-                sources.append((label, parse_json(text)))  # deep nesting, huge numbers: one line each
-            except RecordError as exc:
-                raise CommandFailed(f"{label}: {exc}") from None
+            if file_format == "record":
+                text = read_source(path)
+                try:
+                    sources.append((label, parse_json(text)))  # deep nesting, huge numbers: one line each
+                except RecordError as exc:
+                    raise CommandFailed(f"{label}: {exc}") from None
+            else:
+                sources.append((label, _log_records(path, label, file_format)))
         try:
             hanchans = import_records(event=target, sources=sources, create_players=create_players, user=who)
         except ImportFailed as exc:
             raise CommandFailed(str(exc)) from None
         self.stdout.write(json.dumps({"imported": len(hanchans), "hanchans": [h.pk for h in hanchans]}))
+
+
+def _log_records(path: str, label: str, file_format: str) -> Any:
+    """The records of the log at ``path`` (one, or a list for a file of several games), as JSON data."""
+    data = _read_bytes(path, label)
+    found = _sniff(data)
+    if found is not None and found != file_format:  # not a log at all: read_log says what it is not
+        raise CommandFailed(
+            f"{label}: --format {file_format} reads {FORMAT_NAMES[file_format]}, but this file is "
+            f"{FORMAT_NAMES[found]}"
+        )
+    try:
+        records = read_log(data, name=path)
+    except EngineError as exc:
+        raise CommandFailed(f"{label}: {exc}") from None
+    dicts = [record.to_dict() for record in records]
+    return dicts[0] if len(dicts) == 1 else dicts
+
+
+def _sniff(data: bytes) -> str | None:
+    """Which log format ``data`` starts like (``mjlog``, ``tenhou6``), looking inside a gzip file."""
+    head = data[:4096]
+    if head[:2] == GZIP_MAGIC:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[:65536], 4096)
+        except zlib.error:
+            return None  # read_log says what is wrong with it
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if text == b"<":
+        return "mjlog"
+    if text in (b"{", b"["):
+        return "tenhou6"
+    return None
+
+
+def _read_bytes(path: str, label: str) -> bytes:
+    """The bytes of ``path``, or of standard input for ``-`` (a log may be gzip: never decoded here)."""
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_READ) if stream is not None else sys.stdin.read(MAX_READ).encode("utf-8")
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_READ)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
+    if not data:
+        raise CommandFailed(f"{label}: the file is empty")
+    return data
