@@ -1,14 +1,15 @@
 """Tenbou settings.
 
 Everything that differs between a laptop and a production server comes from the environment, so the
-same file serves both: ``DATABASE_URL`` (default: ``db.sqlite3`` beside ``manage.py``), ``SECRET_KEY``,
-``DEBUG``, ``ALLOWED_HOSTS`` and ``TRUSTED_PROXY_COUNT``.
+same file serves both: ``DATABASE_URL`` (default: ``db.sqlite3`` beside ``manage.py``), ``CACHE_URL``
+(default: local memory), ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS`` and ``TRUSTED_PROXY_COUNT``.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -64,6 +65,9 @@ MIDDLEWARE = [
     "config.middleware.SecurityHeadersMiddleware",  # Content-Security-Policy, Permissions-Policy
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (Django's documented place): picks the language from the
+    # language cookie set by the header's switcher, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -118,6 +122,42 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+def cache_from_url(url: str) -> dict[str, Any]:
+    """A ``CACHES["default"]`` from ``CACHE_URL``: where the pages that many people read are kept.
+
+    ``locmem://`` (the default: each process's own memory, nothing to install), ``file:///abs/dir``,
+    ``redis://[:password@]host:port/db`` or ``rediss://…`` (Django's own RedisCache: one cache shared by
+    every gunicorn worker, and kept across restarts), ``dummy://`` (no cache). The entries are keyed by
+    results versions (scoring/cache.py), so none of them can be stale whatever the backend."""
+    from urllib.parse import urlsplit
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "locmem":
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": parts.netloc or "tenbou",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    if scheme == "file" and parts.path.startswith("/"):
+        return {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": parts.path,
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    if scheme in ("redis", "rediss", "unix"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    raise ImproperlyConfigured(
+        f"CACHE_URL: {url!r} is not locmem://, file:///absolute/dir, redis://host:port/db or dummy://"
+    )
+
+
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", "") or "locmem://")}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -129,6 +169,19 @@ LANGUAGE_CODE = "en"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
+# The site's languages, each named in itself: the header's switcher lists these names, so a reader finds
+# their language whatever the page's language is. URLs carry no language prefix (they are printed on
+# slips and QR codes): the choice lives in Django's language cookie, kept for a year.
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("pl", "Polski")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Numbers on pages follow the language (decimal comma in French and Polish), but a bare integer in a
+# template is never grouped: ids, table numbers and data attributes read by scripts (data-remaining="1234")
+# must stay machine-readable. Points are grouped on purpose by the display filters (scoring/templatetags/
+# tenbou.py), with the digit grouping of config/formats/<language>/formats.py.
+USE_THOUSAND_SEPARATOR = False
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -176,6 +229,7 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap4-responsive.html"
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -192,3 +246,13 @@ LOGGING = {
 # EMA number prefixes accepted besides the member countries listed in league/countries.py (rules.md §9
 # says "others exist"): e.g. TENBOU_EXTRA_EMA_PREFIXES=13,18
 TENBOU_EXTRA_EMA_PREFIXES = env_list("TENBOU_EXTRA_EMA_PREFIXES", "")
+
+# Table entry links (tournament day): requests per minute and per address on the token pages, and the
+# stricter budget for wrong tokens and codes (django-ratelimit's "N/m" form).
+TABLE_LINK_RATE = os.environ.get("TABLE_LINK_RATE", "600/m")
+TABLE_LINK_FAILURE_RATE = os.environ.get("TABLE_LINK_FAILURE_RATE", "30/m")
+
+# Online games: where Tenhou replay links are fetched from (only the log id is taken from a pasted link),
+# and how long to wait.
+TENBOU_TENHOU_URL = os.environ.get("TENBOU_TENHOU_URL", "https://tenhou.net")
+TENBOU_TENHOU_TIMEOUT = float(os.environ.get("TENBOU_TENHOU_TIMEOUT", "10"))

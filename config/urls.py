@@ -13,6 +13,9 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # set_language (the header's language switcher): the choice goes into the language cookie, so URLs
+    # stay the same in every language.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("league.urls_public")),
     path("", include("scoring.urls_public")),
     path("", include("tournaments.urls_public")),

@@ -219,8 +219,10 @@ class EventDetailsForm(forms.Form):
     """What an event is besides its rules: shared by the new-event and edit forms."""
 
     name = forms.CharField(max_length=120)
-    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    # An <input type="date"> reads only ISO dates: never the language's own format (10.01.2025 in Polish
+    # would show an empty field, and saving would blank the date).
+    start_date = forms.DateField(required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"))
+    end_date = forms.DateField(required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"))
     city = forms.CharField(max_length=80, required=False)
     country = forms.ChoiceField(choices=_country_options, required=False)
     visibility = forms.ChoiceField(choices=Event.Visibility.choices)
@@ -254,20 +256,100 @@ class EventDetailsForm(forms.Form):
     )
     ema_days = forms.IntegerField(required=False, label="Days (MERS)", initial=1, min_value=1, max_value=3)
     ema_qualification = forms.BooleanField(label="Qualification required (MERS)", required=False)
+    # -- the tournament day (tournaments/links.py, tournaments/clock.py): tournaments only ------------
+    round_minutes = forms.IntegerField(
+        required=False,
+        label=gettext_lazy("Round length (minutes)"),
+        initial=90,
+        min_value=1,
+        max_value=600,
+        help_text=gettext_lazy("The round clock's length; each round can be given more time on the day."),
+    )
+    table_entry = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Tables enter their own games"),
+        help_text=gettext_lazy(
+            "Each table gets a link and a QR code on its score slip while its round is open."
+        ),
+    )
+    table_entry_mode = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Tables enter"),
+        choices=Event._meta.get_field("table_entry_mode").choices,
+        initial="hands",
+        help_text=gettext_lazy("For the tables' links issued from now on."),
+    )
+    confirmation = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Confirmation of tables' games"),
+        choices=Event.Confirmation.choices,
+        initial=Event.Confirmation.NONE,
+        help_text=gettext_lazy(
+            "Whether a game a table enters counts at once, once you confirm it, or once its four players "
+            "confirm it with the codes printed on the slip."
+        ),
+    )
+    standings_hidden_after_round = forms.IntegerField(
+        required=False,
+        label=gettext_lazy("Hide standings after round"),
+        min_value=1,
+        max_value=99,
+        help_text=gettext_lazy(
+            "For a final reveal: the public standings (page, download, wall screen) stop at this round "
+            "until you release them on the tournament page. Leave blank to show every round."
+        ),
+    )
+    # -- an online event (scoring/online.py): shown on the event page, checked when importing logs ----
+    online = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Played online"),
+        choices=Event.Online.choices,
+        initial="",
+        help_text=gettext_lazy("For a league or tournament played on Tenhou or Mahjong Soul."),
+    )
+    online_lobby = forms.CharField(
+        required=False,
+        max_length=Event._meta.get_field("online_lobby").max_length,
+        label=gettext_lazy("Lobby or contest id"),
+        help_text=gettext_lazy(
+            "The Tenhou lobby (e.g. L1234) or the Mahjong Soul contest id, shown on the event page so that "
+            "players find it. Imported games from another lobby are pointed out."
+        ),
+    )
 
     EVENT_DEFAULTS = {
         "tie_break": Event.TieBreak.POINTS_PLACEMENT_GAMES,
         "substitute_credit": Event.SubstituteCredit.REGISTERED,
         "substitute_fixed_result": 0,
         "ema_days": 1,
+        "round_minutes": 90,
+        "table_entry_mode": "hands",
+        "confirmation": Event.Confirmation.NONE,
     }
     DETAILS = EVENT_DETAILS  # the fields update_event accepts: one list for the form and the service
+    # Settings of the tournament day: shown for a tournament only (a league has no rounds), and not on
+    # the new-event form, whose service takes the details it knows: they are set on the edit page.
+    TOURNAMENT_DAY = (
+        "round_minutes",
+        "table_entry",
+        "table_entry_mode",
+        "confirmation",
+        "standings_hidden_after_round",
+    )
+    ONLINE = ("online", "online_lobby")  # like the tournament day: set on the edit page
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         for name, default in self.EVENT_DEFAULTS.items():  # optional settings left blank: the defaults
-            if cleaned.get(name) in (None, ""):
+            if name in self.fields and cleaned.get(name) in (None, ""):
                 cleaned[name] = default
+        lobby = (cleaned.get("online_lobby") or "").strip()
+        if "online" in self.fields and lobby and not cleaned.get("online"):
+            self.add_error(
+                "online_lobby",
+                gettext_lazy("A lobby or contest id needs the site: choose Tenhou or Mahjong Soul above."),
+            )
         return cleaned
 
     @classmethod
@@ -278,8 +360,9 @@ class EventDetailsForm(forms.Form):
         return initial
 
     def details(self) -> dict[str, Any]:
-        """The cleaned event details, as ``league.services.update_event`` takes them."""
-        return {name: self.cleaned_data[name] for name in self.DETAILS}
+        """The cleaned event details, as ``league.services.update_event`` takes them (those the form
+        shows: a league's edit form has no tournament-day settings, which then stay as they are)."""
+        return {name: self.cleaned_data[name] for name in self.DETAILS if name in self.fields}
 
     def event_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name not in SETTINGS and name != "preset"]
@@ -297,6 +380,8 @@ class EventForm(EventDetailsForm, RulesForm):
 
     def __init__(self, *args: Any, preset: str = DEFAULT_PRESET, **kwargs: Any) -> None:
         super().__init__(*args, preset=preset, **kwargs)
+        for name in (*self.TOURNAMENT_DAY, *self.ONLINE):
+            self.fields.pop(name, None)
 
 
 class EventEditForm(EventDetailsForm, RulesForm):
@@ -307,6 +392,9 @@ class EventEditForm(EventDetailsForm, RulesForm):
     def __init__(self, *args: Any, event: Event, preset: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("initial", self.initial_from(event))
         super().__init__(*args, preset=preset, rules=event.rules, **kwargs)
+        if event.kind != Event.Kind.TOURNAMENT:
+            for name in self.TOURNAMENT_DAY:
+                self.fields.pop(name, None)
 
 
 class PlayerForm(forms.Form):
@@ -323,6 +411,27 @@ class PlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     country = forms.ChoiceField(choices=_country_options, required=False)
+    # Online names: an imported Tenhou or Mahjong Soul log finds the player by them (scoring/online.py).
+    tenhou_name = forms.CharField(
+        label=gettext_lazy("Tenhou name"),
+        max_length=Player._meta.get_field("tenhou_name").max_length,
+        required=False,
+        help_text=gettext_lazy("The name they play under on Tenhou, for importing online games. Optional."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    mahjongsoul_name = forms.CharField(
+        label=gettext_lazy("Mahjong Soul nickname"),
+        max_length=Player._meta.get_field("mahjongsoul_name").max_length,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    mahjongsoul_id = forms.CharField(
+        label=gettext_lazy("Mahjong Soul friend ID"),
+        max_length=Player._meta.get_field("mahjongsoul_id").max_length,
+        required=False,
+        help_text=gettext_lazy("Digits, as the friend list shows it. Optional."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
 
     @staticmethod
     def initial_from(player: Player) -> dict[str, Any]:
@@ -333,6 +442,9 @@ class PlayerForm(forms.Form):
             "family_name": player.family_name,
             "ema_number": player.ema_number or "",
             "country": player.country.code if player.country else "",
+            "tenhou_name": player.tenhou_name,
+            "mahjongsoul_name": player.mahjongsoul_name,
+            "mahjongsoul_id": player.mahjongsoul_id,
         }
 
 
@@ -352,14 +464,19 @@ class RegisterPlayersCsvForm(forms.Form):
     csv = forms.CharField(
         label=gettext_lazy("Players, one per line"),
         max_length=PASTE_MAX_CHARS,
-        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ann\nBob, Robert, Smith, 04390002, FR"}),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "placeholder": "Ann\nBob, Robert, Smith, 04390002, FR\nCho,,,,, cho_t, ChoMS, 12345678",
+            }
+        ),
         help_text=format_lazy(
             gettext_lazy(
                 "One player per line: the display name, then optionally given name, family name, EMA "
-                "number and country, in that order (leave a column empty with two commas: Ann,,,04390002). "
-                "A line with only a name registers that player. The country is a two-letter (FR) or EMA "
-                "(FRA) code. A header line is ignored. At most {max} lines at a time: paste a longer list "
-                "in parts."
+                "number, country, Tenhou name, Mahjong Soul nickname and Mahjong Soul friend ID, in that "
+                "order (leave a column empty with two commas: Ann,,,04390002). A line with only a name "
+                "registers that player. The country is a two-letter (FR) or EMA (FRA) code. A header line "
+                "is ignored. At most {max} lines at a time: paste a longer list in parts."
             ),
             max=PASTE_MAX_LINES,
         ),

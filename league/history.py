@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .models import Event, Hanchan, HistoryEntry
+from .versions import bump_results
 
 SUMMARY_LENGTH = 300  # HistoryEntry.summary
 REASON_LENGTH = 300  # HistoryEntry.reason
@@ -149,9 +150,21 @@ def log(
         after=after,
     )
     made.save()
+    changed_pages([made])
     return made
 
 
 def log_many(entries: Iterable[HistoryEntry]) -> list[HistoryEntry]:
     """Write several entries in one query (a pasted list of players: one entry per player)."""
-    return HistoryEntry.objects.bulk_create(list(entries), batch_size=500)
+    made = HistoryEntry.objects.bulk_create(list(entries), batch_size=500)
+    changed_pages(made)
+    return made
+
+
+def changed_pages(entries: Iterable[HistoryEntry]) -> None:
+    """Every audited change may change what its event's public pages show (and, for a game, its
+    players' pages): their results versions move on in the same transaction, so that no cached page
+    outlives it (``scoring/cache.py``). Here rather than in each service, so that a service added later
+    cannot forget it: a change that leaves a history entry invalidates its pages."""
+    entries = list(entries)
+    bump_results(event_ids={e.event_id for e in entries}, hanchan_ids={e.hanchan_id for e in entries})

@@ -29,6 +29,7 @@ from scoring.engine import Ruleset, RulesetError, make_ruleset, ruleset_from_spe
 from . import history
 from .countries import lookup_country
 from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
+from .versions import bump_results
 
 logger = logging.getLogger("tenbou.league")
 
@@ -43,9 +44,19 @@ _LABELS = {
     "family_name": "family name",
     "ema_number": "EMA number",
     "country": "country",
+    "tenhou_name": "Tenhou name",
+    "mahjongsoul_name": "Mahjong Soul nickname",
+    "mahjongsoul_id": "Mahjong Soul friend ID",
 }
 
-CSV_COLUMNS = "display name, given name, family name, EMA number, country"
+CSV_COLUMNS = (
+    "display name, given name, family name, EMA number, country, Tenhou name, Mahjong Soul nickname, "
+    "Mahjong Soul friend ID"
+)
+CSV_FIELDS = 8
+ONLINE_NAMES = ("tenhou_name", "mahjongsoul_name", "mahjongsoul_id")
+"""A player's online names: imported Tenhou and Mahjong Soul logs find the player by them."""
+_FRIEND_ID = re.compile(r"[0-9]{1,20}")
 PASTE_MAX_LINES = 1000
 """The most players one paste registers. Checking and saving ~5 500 lines took longer than a web
 worker may run (30 s): a larger list is pasted in parts, each checked and saved all or none."""
@@ -212,9 +223,20 @@ class _Plan:
 
 
 def _clean_player_data(
-    *, display_name: str, given_name: str, family_name: str, ema_number: str | None, country: str
+    *,
+    display_name: str,
+    given_name: str,
+    family_name: str,
+    ema_number: str | None,
+    country: str,
+    tenhou_name: str | None = None,
+    mahjongsoul_name: str | None = None,
+    mahjongsoul_id: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Normalised values and the errors of the fields that can be checked without the database."""
+    """Normalised values and the errors of the fields that can be checked without the database.
+
+    The online names are in the result only when given (``None`` leaves a player's names as they are).
+    """
     errors: dict[str, list[str]] = {}
     data: dict[str, Any] = {
         "display_name": (display_name or "").strip(),
@@ -233,7 +255,56 @@ def _clean_player_data(
         data["country"] = parse_country(country)
     except ValidationError as exc:
         _merge(errors, exc)
+    online = {
+        "tenhou_name": tenhou_name,
+        "mahjongsoul_name": mahjongsoul_name,
+        "mahjongsoul_id": mahjongsoul_id,
+    }
+    for key, value in online.items():
+        if value is None:
+            continue
+        text = value.strip()
+        limit = Player._meta.get_field(key).max_length or 40
+        if len(text) > limit:
+            errors.setdefault(key, []).append(
+                gettext("%(label)s %(value)s is longer than %(max)d characters.")
+                % {"label": _LABELS[key], "value": text[:20] + "…", "max": limit}
+            )
+        elif any(not ch.isprintable() for ch in text):
+            errors.setdefault(key, []).append(
+                gettext("%(label)s must not hold control characters.") % {"label": _LABELS[key]}
+            )
+        elif key == "mahjongsoul_id" and text and not _FRIEND_ID.fullmatch(text):
+            errors.setdefault(key, []).append(
+                gettext("Mahjong Soul friend ID %(value)s must be digits only (as the friend list shows it).")
+                % {"value": text}
+            )
+        data[key] = text
     return data, errors
+
+
+def _online_name_clashes(
+    club_id: int | None, data: dict[str, Any], exclude: int | None
+) -> dict[str, list[str]]:
+    """The online names in ``data`` another player of the club already has: an import must find one
+    player by a name (case does not matter there, so it does not here)."""
+    errors: dict[str, list[str]] = {}
+    if club_id is None:
+        return errors
+    for key in ONLINE_NAMES:
+        value = data.get(key)
+        if not value:
+            continue
+        other = Player.objects.filter(club=club_id, **{f"{key}__iexact": value}).exclude(pk=exclude).first()
+        if other is not None:
+            errors[key] = [
+                gettext(
+                    "%(label)s %(value)s already belongs to %(player)s of this club: an online name must "
+                    "find one player."
+                )
+                % {"label": _LABELS[key], "value": value, "player": other.display_name}
+            ]
+    return errors
 
 
 def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, list[str]]) -> _Plan | None:
@@ -274,6 +345,10 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
         except ValidationError as exc:
             _merge(errors, exc)
             return None
+        clashes = _online_name_clashes(event.club_id, data, None)
+        if clashes:
+            errors.update(clashes)
+            return None
         return _Plan(player=new, is_new=True)
     if Registration.objects.filter(event=event, player=player).exists():
         errors[NON_FIELD_ERRORS] = [f"{player.display_name} is already registered in {event.name}."]
@@ -292,9 +367,13 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
         return _Plan(player=player, is_new=False, notices=[notice])
     changed = [
         key
-        for key in ("given_name", "family_name", "ema_number", "country")
-        if data[key] and not getattr(player, key)
+        for key in ("given_name", "family_name", "ema_number", "country", *ONLINE_NAMES)
+        if data.get(key) and not getattr(player, key)
     ]
+    clashes = _online_name_clashes(player.club_id, {k: data[k] for k in changed}, player.pk)
+    if clashes:
+        errors.update(clashes)
+        return None
     for key in changed:
         setattr(player, key, data[key])
     if changed:
@@ -341,6 +420,9 @@ def register_player(
     country: str,
     user: Any,
     is_substitute: bool = False,
+    tenhou_name: str | None = None,
+    mahjongsoul_name: str | None = None,
+    mahjongsoul_id: str | None = None,
 ) -> Registration:
     """Register one player in ``event``, creating the player in the event's club if they are new.
 
@@ -351,6 +433,7 @@ def register_player(
     details (names, EMA number, country) of a player of the event's club are filled in from this entry —
     the EMA export needs them. A player of another club (found by EMA number: a visitor) is registered
     unchanged, and ``registration.notices`` says whose number it is: only their own club edits them.
+    Online names (Tenhou name, Mahjong Soul nickname and friend ID) are details like the others.
     """
     data, errors = _clean_player_data(
         display_name=display_name,
@@ -358,6 +441,9 @@ def register_player(
         family_name=family_name,
         ema_number=ema_number,
         country=country,
+        tenhou_name=tenhou_name,
+        mahjongsoul_name=mahjongsoul_name,
+        mahjongsoul_id=mahjongsoul_id,
     )
     plan = _plan_registration(event, data, errors)
     if errors or plan is None:
@@ -368,6 +454,7 @@ def register_player(
         registration.save(update_fields=["is_substitute"])
     logger.info("%s registered in %s by %s", registration.player, event.slug, user)
     history.log_many([_registration_entry(event, plan, registration, user)])
+    bump_results(player_ids=[registration.player_id])  # the player page lists the player's events
     return registration
 
 
@@ -433,7 +520,8 @@ def _line_messages(number: int, errors: dict[str, list[str]]) -> list[str]:
 @transaction.atomic
 def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registration]:
     """Register the players pasted as CSV lines ``display name[, given name[, family name[, EMA number
-    [, country]]]]``; all of them or none.
+    [, country[, Tenhou name[, Mahjong Soul nickname[, Mahjong Soul friend ID]]]]]]]``; all of them or
+    none.
 
     A line with only a display name is enough (organisers paste a column of names from a sign-up
     sheet); the other columns stay positional, so a blank one is written as two commas.
@@ -460,22 +548,25 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     if not rows:
         raise ValidationError(f"Paste at least one line: {CSV_COLUMNS}.")
     for number, fields in rows:
-        if len(fields) > 5:
+        if len(fields) > CSV_FIELDS:
             messages.append(
                 gettext(
-                    "line %(number)s: expected 1 to 5 values separated by commas (%(columns)s; only the "
-                    "display name is needed), found %(count)s"
+                    "line %(number)s: expected 1 to %(max)s values separated by commas (%(columns)s; only "
+                    "the display name is needed), found %(count)s"
                 )
-                % {"number": number, "columns": CSV_COLUMNS, "count": len(fields)}
+                % {"number": number, "columns": CSV_COLUMNS, "count": len(fields), "max": CSV_FIELDS}
             )
             continue
-        fields += [""] * (5 - len(fields))
+        fields += [""] * (CSV_FIELDS - len(fields))
         data, errors = _clean_player_data(
             display_name=fields[0],
             given_name=fields[1],
             family_name=fields[2],
             ema_number=fields[3],
             country=fields[4],
+            tenhou_name=fields[5],
+            mahjongsoul_name=fields[6],
+            mahjongsoul_id=fields[7],
         )
         plan = _plan_registration(event, data, errors)
         if errors or plan is None:
@@ -486,6 +577,7 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
             keys.append(("ema", data["ema_number"]))
         if not plan.is_new:
             keys.append(("player", plan.player.pk))
+        keys += [(key, data[key].casefold()) for key in ONLINE_NAMES if data.get(key)]
         clash = next((seen[k] for k in keys if k in seen), None)
         if clash is not None:
             messages.append(f"line {number}: same player as line {clash} ({data['display_name']})")
@@ -501,6 +593,7 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
         _registration_entry(event, plan, registration, user)
         for plan, registration in zip(plans, registrations, strict=True)
     )
+    bump_results(player_ids=[r.player_id for r in registrations])
     return registrations
 
 
@@ -521,6 +614,15 @@ EVENT_DETAILS = (
     "substitute_fixed_result",
     "ema_days",
     "ema_qualification",
+    # the tournament day: the round clock's length, and how tables enter their own games
+    "round_minutes",
+    "table_entry",
+    "table_entry_mode",
+    "confirmation",
+    "standings_hidden_after_round",  # the final reveal: the public standings stop after this round
+    # an online event: the site and its Tenhou lobby or Mahjong Soul contest id
+    "online",
+    "online_lobby",
 )
 
 
@@ -560,13 +662,16 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
         if name not in data:
             continue
         value = data[name]
-        if name in ("name", "city"):
+        if name in ("name", "city", "online_lobby"):
             value = (value or "").strip()
         elif name == "country":
             value = parse_country(value)
         if value != _event_value(locked, name):
             setattr(locked, name, value)
             changed.append(name)
+    if "standings_hidden_after_round" in changed and locked.standings_released_at is not None:
+        locked.standings_released_at = None  # a new hidden round hides again, until the next release
+        changed.append("standings_released_at")
     if data.get("ruleset") is not None:
         rules = _ruleset_of(data["ruleset"]).to_dict()
         if rules != locked.ruleset:
@@ -590,6 +695,8 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
         history.log(
             event=locked, user=user, action="event edited", summary=summary, before=before, after=after
         )
+        # Its name, dates or visibility show on every player page of the event, not only on its own.
+        bump_results(event_ids=[locked.pk], event_players=True)
     for name in changed:
         setattr(event, name, getattr(locked, name))
     event._rules = None  # the cached engine ruleset follows the stored one
@@ -606,12 +713,17 @@ def update_player(
     family_name: str,
     ema_number: str | None,
     country: str,
+    tenhou_name: str | None = None,
+    mahjongsoul_name: str | None = None,
+    mahjongsoul_id: str | None = None,
 ) -> Player:
-    """Correct a player's names, EMA number and country; every error names the field and the rule.
+    """Correct a player's names, EMA number, country and online names (``None``: left as they are);
+    every error names the field and the rule.
 
     The EMA number identifies a person across clubs, so it must be unique over all players; the display
     name is what standings show, so it must be unique within the player's club. Both are checked here
-    with messages saying so, and again by the database (a concurrent edit ends as the same error).
+    with messages saying so, and again by the database (a concurrent edit ends as the same error). An
+    online name must find one player of the club when a log is imported, so it is unique in the club.
     """
     data, errors = _clean_player_data(
         display_name=display_name,
@@ -619,6 +731,9 @@ def update_player(
         family_name=family_name,
         ema_number=ema_number,
         country=country,
+        tenhou_name=tenhou_name,
+        mahjongsoul_name=mahjongsoul_name,
+        mahjongsoul_id=mahjongsoul_id,
     )
     if errors:
         raise ValidationError(errors)
@@ -647,6 +762,7 @@ def update_player(
                 )
                 % {"name": data["display_name"], "club": locked.club}
             ]
+    errors.update(_online_name_clashes(locked.club_id, data, locked.pk))
     if errors:
         raise ValidationError(errors)
     before = {key: _player_value(locked, key) for key in data}
@@ -664,6 +780,11 @@ def update_player(
             ) from None
         logger.info("player %s edited by %s: %s", locked.pk, user, ", ".join(changed))
         _log_player_edit(locked, user, before, changed)
+        # The name shows in the standings of every event the player is in and on opponents' pages.
+        seated = Seat.objects.filter(Q(player=locked) | Q(on_behalf_of=locked)).values("hanchan__event")
+        registered = Registration.objects.filter(player=locked).values("event_id")
+        played = Event.objects.filter(Q(pk__in=seated) | Q(pk__in=registered)).values_list("pk", flat=True)
+        bump_results(player_ids=[locked.pk], event_ids=list(played), event_players=True)
     for key in data:
         setattr(player, key, getattr(locked, key))
     return player
@@ -745,6 +866,7 @@ def withdraw_registration(*, registration: Registration, user: Any) -> Registrat
             before={"player": locked.player_id, "registered": True},
             after={"player": locked.player_id, "registered": False},
         )
+        bump_results(player_ids=[locked.player_id])
         return None
     locked.withdrawn_at = timezone.now()
     locked.save(update_fields=["withdrawn_at"])
@@ -758,6 +880,7 @@ def withdraw_registration(*, registration: Registration, user: Any) -> Registrat
         before={"player": locked.player_id, "withdrawn_at": None},
         after={"player": locked.player_id, "withdrawn_at": locked.withdrawn_at},
     )
+    bump_results(player_ids=[locked.player_id])
     return registration
 
 
@@ -783,4 +906,5 @@ def restore_registration(*, registration: Registration, user: Any) -> Registrati
         before={"player": locked.player_id, "withdrawn_at": withdrawn_at},
         after={"player": locked.player_id, "withdrawn_at": None},
     )
+    bump_results(player_ids=[locked.player_id])
     return registration

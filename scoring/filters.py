@@ -48,13 +48,13 @@ class StandingsFilter(django_filters.FilterSet):
         field_name="hanchan__played_on",
         lookup_expr="gte",
         label="From",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),  # ISO whatever the language
     )
     date_to = django_filters.DateFilter(
         field_name="hanchan__played_on",
         lookup_expr="lte",
         label="To",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),  # ISO whatever the language
     )
     min_games = CountFilter(
         label="Minimum games",

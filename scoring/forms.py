@@ -11,8 +11,9 @@ from django.utils.translation import gettext, gettext_lazy
 from league.collation import order_by_name
 from league.models import Hanchan, Player
 
-from . import engine
+from . import engine, yaku_picker
 from .describe import ABORT_WORDS
+from .engine.logs.yaku import YAKU_BY_NAME
 from .engine.tiles import TileHand, score_tiles
 from .services.hanchan import default_played_on
 
@@ -52,6 +53,57 @@ def _int(value: str | None) -> int | None:
     return int(value) if value not in (None, "") else None
 
 
+MAX_DORA = 40
+"""The most dora (or ura dora) a hand can show: five indicators, each pointing at up to four tiles, and
+then some. Anything above is a typing slip."""
+
+# The situational yaku a hand entered as tiles cannot see in its tiles: picked, they reach the calculator.
+_TILE_FLAGS = {
+    "double_riichi": "double_riichi",
+    "ippatsu": "ippatsu",
+    "haitei_raoyue": "haitei",
+    "houtei_raoyui": "houtei",
+    "rinshan_kaihou": "rinshan",
+    "chankan": "chankan",
+    "tenhou": "tenhou",
+    "chiihou": "chiihou",
+}
+
+
+class YakuCheckboxes(forms.CheckboxSelectMultiple):
+    """The picker's checkboxes, each carrying what ``static/js/yaku-picker.js`` needs to fill han and fu
+    (its han closed and open, its yakuman count, whether it needs a closed hand) as data attributes."""
+
+    rules: engine.Ruleset | None = None
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        yaku = YAKU_BY_NAME.get(str(option["value"]))
+        if yaku is not None:
+            option["attrs"].update(
+                {
+                    "data-han-closed": yaku.han_closed,
+                    "data-han-open": yaku.han_open,
+                    "data-yakuman": (
+                        yaku_picker.yakuman_count(yaku, self.rules) if yaku.is_yakuman and self.rules else 0
+                    ),
+                    "data-closed-only": "1" if yaku_picker.needs_closed_hand(yaku) else "",
+                }
+            )
+        return option
+
+
+def _count_field(label: Any, maximum: int = MAX_DORA) -> forms.IntegerField:
+    """A small number input for a dora count (empty: not recorded)."""
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=maximum,
+        label=label,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+    )
+
+
 class HandForm(forms.Form):
     """One hand. A single ron needs four picks: winner, loser, han, fu (ron is preselected)."""
 
@@ -81,6 +133,25 @@ class HandForm(forms.Form):
     win_tile = forms.CharField(required=False, max_length=4, label="Winning tile")
     melds = forms.CharField(required=False, max_length=80, help_text="e.g. pon:555z, chi:123m")
     dora = forms.CharField(required=False, max_length=20, label="Dora indicators")
+    ura_dora = forms.CharField(
+        required=False,
+        max_length=20,
+        label=gettext_lazy("Ura dora indicators"),
+        help_text=gettext_lazy("Turned over after a riichi win, e.g. 4s"),
+    )
+    # The yaku picker (optional): the picked yaku are stored with the win and give its han (and fu where
+    # they fix it); the dora counts are part of the han. See scoring/yaku_picker.py.
+    yaku = forms.MultipleChoiceField(required=False, widget=YakuCheckboxes, label=gettext_lazy("Yaku"))
+    open_hand = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Open hand"),
+        help_text=gettext_lazy(
+            "The winner called a tile (chi, pon or open kan): some yaku count one han less."
+        ),
+    )
+    dora_count = _count_field(gettext_lazy("Dora"))
+    aka_count = _count_field(gettext_lazy("Red fives"))
+    ura_count = _count_field(gettext_lazy("Ura dora"))
 
     def __init__(
         self, *args: Any, rules: engine.Ruleset, names: list[str], state: engine.TableState, **kwargs: Any
@@ -137,6 +208,13 @@ class HandForm(forms.Form):
             del self.fields["reason"]
         if not rules.pao_yaku:
             del self.fields["pao"]
+        picker = self.fields["yaku"]
+        picker.choices = [(y.name, yaku_picker.label(y.name)) for y in yaku_picker.PICKABLE]
+        picker.widget.rules = rules
+        if rules.red_fives > 0:  # no more in a hand than in the set
+            self.fields["aka_count"] = _count_field(gettext_lazy("Red fives"), rules.red_fives)
+        else:
+            del self.fields["aka_count"]  # no red fives in the set: none in any hand
         self.hand: engine.Hand | None = None
         self.tile_score: Any = None
 
@@ -170,18 +248,131 @@ class HandForm(forms.Form):
             for i in self.extra_win_numbers
         ]
 
+    @property
+    def yaku_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The picker's checkboxes in their groups, each with the han it adds, for the template."""
+        widgets = {str(w.data["value"]): w for w in self["yaku"].subwidgets}
+        groups = []
+        for title, names in yaku_picker.GROUPS:
+            items = []
+            for name in names:
+                yaku = YAKU_BY_NAME[name]
+                if yaku.is_yakuman:
+                    count = yaku_picker.yakuman_count(yaku, self.rules)
+                    han = gettext("yakuman") if count == 1 else gettext("double yakuman")
+                elif not yaku.han_open:
+                    han = gettext("%(han)s han, closed") % {"han": yaku.han_closed}
+                elif yaku.han_open != yaku.han_closed:
+                    han = gettext("%(han)s han, open %(open)s") % {
+                        "han": yaku.han_closed,
+                        "open": yaku.han_open,
+                    }
+                else:
+                    han = gettext("%(han)s han") % {"han": yaku.han_closed}
+                items.append(
+                    {
+                        "widget": widgets[name],
+                        "han": han,
+                        "name": name,
+                        "romaji": yaku_picker.romaji(name),
+                        "english": yaku_picker.english(name),
+                        "yakuman": yaku.is_yakuman,
+                    }
+                )
+            groups.append((str(title), items))
+        return groups
+
+    @property
+    def yaku_picked(self) -> bool:
+        """Whether the picker holds yaku (its part of the form then shows open)."""
+        return bool(self["yaku"].value())
+
+    @property
+    def yakuman_picked(self) -> bool:
+        """Whether a yakuman is picked (the folded yakuman group then shows open)."""
+        return any(YAKU_BY_NAME[n].is_yakuman for n in self["yaku"].value() or () if n in YAKU_BY_NAME)
+
+    def _counts(self, cleaned: dict[str, Any]) -> tuple[int | None, int | None, int | None]:
+        """The dora, red-five and ura dora counts as typed (None: left empty, or no red fives in the set)."""
+        return cleaned.get("dora_count"), cleaned.get("aka_count"), cleaned.get("ura_count")
+
+    def _value_from_picks(
+        self, cleaned: dict[str, Any], winner: int, tsumo: bool, typed: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The win's value and facts from the picked yaku, checked against what was typed; None (with
+        the errors on their fields) if the yaku cannot go together or disagree with the typed value."""
+        picks = cleaned.get("yaku") or []
+        riichi_paid = winner in (cleaned.get("riichi") or [])
+        closed = not cleaned.get("open_hand")
+        problems = yaku_picker.check_picks(
+            picks,
+            closed=closed,
+            tsumo=tsumo,
+            winner=winner,
+            dealer=self.state.dealer,
+            deal=self.state.deal,
+            riichi_paid=riichi_paid,
+            rules=self.rules,
+            winner_name=self.names[winner],
+        )
+        for field, message in problems:
+            self.add_error(field if field in self.fields else "yaku", message)
+        if problems:
+            return None
+        dora, aka, ura = self._counts(cleaned)
+        picked = yaku_picker.picked_value(
+            picks, closed=closed, tsumo=tsumo, dora=dora or 0, aka=aka or 0, ura=ura or 0, rules=self.rules
+        )
+        if picked.yakuman:
+            facts = {"yaku": picked.yaku, "dora": dora, "aka": aka, "ura": ura}
+            return {"han": None, "fu": None, "yakuman": typed["yakuman"] or picked.yakuman}, facts
+        if typed["yakuman"]:
+            self.add_error(
+                "yakuman",
+                gettext(
+                    "Yakuman: none of the picked yaku is a yakuman. Pick the yakuman, or clear this field."
+                ),
+            )
+            return None
+        han, fu = typed["han"], typed["fu"]
+        assert picked.han is not None
+        if han is not None and han != picked.han and not (han == 13 and picked.han >= 13):
+            self.add_error(
+                "han",
+                gettext(
+                    "Han: the picked yaku and dora add up to %(picked)s han, not %(han)s. Pick what is "
+                    "missing (a yaku, or the dora counts), or correct the han."
+                )
+                % {"picked": picked.han, "han": han},
+            )
+            return None
+        if picked.han >= 5:
+            fu = None
+        elif picked.fu is not None:
+            if fu is not None and fu != picked.fu:
+                self.add_error(
+                    "fu", gettext("Fu: %(rule)s, not %(fu)s.") % {"rule": picked.fixed_fu_rule, "fu": fu}
+                )
+                return None
+            fu = picked.fu
+        facts = {"yaku": picked.yaku, "dora": dora or 0, "aka": aka or 0, "ura": ura or 0}
+        return {"han": picked.han, "fu": fu, "yakuman": None}, facts
+
     def _value_from_tiles(self, cleaned: dict[str, Any], winner: int, tsumo: bool) -> dict[str, Any] | None:
         if not cleaned.get("tiles"):
             return None
+        picks = set(cleaned.get("yaku") or ())
         hand = TileHand(
             tiles=cleaned["tiles"],
             win_tile=cleaned.get("win_tile") or "",
             melds=tuple(m.strip() for m in (cleaned.get("melds") or "").split(",") if m.strip()),
             dora_indicators=cleaned.get("dora") or "",
+            ura_dora_indicators=cleaned.get("ura_dora") or "",
             tsumo=tsumo,
             riichi=winner in (cleaned.get("riichi") or []),
             seat_wind=(winner - self.state.dealer) % 4,
             round_wind=min(self.state.deal // 4, 3),
+            **{flag: True for name, flag in _TILE_FLAGS.items() if name in picks},
         )
         try:
             score = score_tiles(hand, self.rules)
@@ -204,10 +395,24 @@ class HandForm(forms.Form):
             "fu": cleaned.get(f"fu{suffix}"),
             "yakuman": cleaned.get(f"yakuman{suffix}"),
         }
+        facts: dict[str, Any] = {}
         if not suffix:
             from_tiles = self._value_from_tiles(cleaned, winner, tsumo)
             if from_tiles:
                 value = from_tiles
+                score = self.tile_score
+                facts = {"yaku": score.scored or None, "dora": score.dora, "aka": score.aka, "ura": score.ura}
+            elif self.errors:
+                return None  # the tiles could not be scored: their error says why
+            elif cleaned.get("yaku"):
+                from_picks = self._value_from_picks(cleaned, winner, tsumo, value)
+                if from_picks is None:
+                    return None
+                value, facts = from_picks
+            else:
+                facts = self._typed_counts(cleaned, value)
+                if facts is None:
+                    return None
         if value["yakuman"]:
             value["han"] = value["fu"] = None
         try:
@@ -216,7 +421,27 @@ class HandForm(forms.Form):
             field = f"{exc.field}{suffix}" if exc.field in ("han", "fu", "yakuman") else f"han{suffix}"
             self.add_error(field if field in self.fields else None, exc.message)
             return None
-        return engine.Win(winner, value["han"], value["fu"], value["yakuman"], pao)
+        return engine.Win(winner, value["han"], value["fu"], value["yakuman"], pao, **facts)
+
+    def _typed_counts(self, cleaned: dict[str, Any], value: dict[str, Any]) -> dict[str, Any] | None:
+        """Dora counts typed without picking yaku: kept as facts, but they cannot be the whole han (dora
+        are not a yaku, so a hand has at least one han besides them)."""
+        dora, aka, ura = self._counts(cleaned)
+        if "aka_count" not in self.fields and (dora is not None or ura is not None):
+            aka = 0  # counted, and a set without red fives has none to count
+        total = (dora or 0) + (aka or 0) + (ura or 0)
+        han = value["han"]
+        if han is not None and not value["yakuman"] and total >= han:
+            self.add_error(
+                "dora_count",
+                gettext(
+                    "Dora: %(dora)s dora (with red fives and ura dora) leave no han for a yaku in a hand of "
+                    "%(han)s han; dora alone are not a yaku."
+                )
+                % {"dora": total, "han": han},
+            )
+            return None
+        return {"dora": dora, "aka": aka, "ura": ura}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -287,6 +512,10 @@ class HandForm(forms.Form):
             )
             if i == 0:
                 data["pao"] = win.pao
+                # What the hand was made of, as stored: the picker shows it again for a correction.
+                data["yaku"] = [y.name for y in win.yaku or () if y.name in yaku_picker.PICKABLE_NAMES]
+                data["open_hand"] = not yaku_picker.closed_from_stored(win.yaku or ())
+                data["dora_count"], data["aka_count"], data["ura_count"] = win.dora, win.aka, win.ura
         return data
 
 

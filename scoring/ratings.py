@@ -44,6 +44,7 @@ from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
 
 from league.models import Event, Hanchan
+from league.versions import bump_results
 from scoring.models import RatingChange, SeatResult
 
 logger = logging.getLogger(__name__)
@@ -156,6 +157,8 @@ class RebuildReport:
 
     scopes: int = 0
     rated: set[int] = field(default_factory=set)  # games rated again, in one scope or more
+    players: set[int] = field(default_factory=set)  # whose rating rows were rewritten (their pages)
+    events: set[int] = field(default_factory=set)  # event scopes rewritten (their ratings pages)
     rows_deleted: int = 0
     rows_written: int = 0
     skipped: list[int] = field(default_factory=list)  # games whose seats do not name four players
@@ -236,6 +239,8 @@ def _rebuild_scope(event_id: int | None, cut: Cut | None, report: RebuildReport)
         at, hanchan_id = cut
         rows = rows.filter(Q(at__gt=at) | Q(at=at, hanchan_id__gte=hanchan_id))
         results = results.filter(Q(finished_at__gt=at) | Q(finished_at=at, hanchan_id__gte=hanchan_id))
+    # Whose rows go: a game that no longer counts (voided, reopened) takes its players' rows with it.
+    report.players.update(rows.values_list("player_id", flat=True).distinct().order_by())
     report.rows_deleted += rows.delete()[0]
     seats = list(
         results.order_by("finished_at", "hanchan_id", "seat").values_list(
@@ -287,6 +292,9 @@ def _rebuild_scope(event_id: int | None, cut: Cut | None, report: RebuildReport)
             )
         report.rated.add(hanchan_id)
     _insert(new_rows)
+    report.players.update(row[1] for row in seats)
+    if event_id is not None:
+        report.events.add(event_id)
     report.rows_written += len(new_rows)
     report.scopes += 1
 
@@ -334,7 +342,14 @@ def rebuild_ratings_for(hanchan_ids: Iterable[int]) -> RebuildReport:
         _rebuild_scope(event_id, cut, report)
     if cuts:
         _rebuild_scope(None, min(cut for _, cut in cuts.values()), report)
+    _changed_pages(report)
     return report
+
+
+def _changed_pages(report: RebuildReport) -> None:
+    """The pages that show the rewritten ratings get new results versions, in the rebuild's own
+    transaction (it runs after the change's commit: the change's own bump came before it)."""
+    bump_results(event_ids=report.events, player_ids=report.players)
 
 
 def rebuild_ratings_from(hanchan: Hanchan) -> RebuildReport:
@@ -354,6 +369,7 @@ def rebuild_all_ratings() -> RebuildReport:
     for event_id in list(event_ids):
         _rebuild_scope(event_id, None, report)
     _rebuild_scope(None, None, report)
+    bump_results(event_ids=Event.objects.values_list("pk", flat=True), event_players=True)
     return report
 
 

@@ -137,6 +137,51 @@ def tie_break_terms(event: Event) -> list[str]:
     return terms if terms[:1] == ["points"] else ["points", *[t for t in terms if t != "points"]]
 
 
+def hidden_after_round(event: Event) -> int | None:
+    """The round the *public* standings stop at while the organiser keeps the rest for a final reveal;
+    None when the public may see everything.
+
+    This is the one place of the hide rule: every public reader of standings (the event page, its live
+    fragment, the CSV download, the wall screen) goes through :func:`public_options` (or
+    :func:`public_standings`, which applies it), while the organiser's pages and ``manage.py
+    standings`` call :func:`standings` and see everything. Cached public pages must put this value in
+    their cache key (``scoring.cache.results_key`` does): releasing the standings changes what they show
+    without changing any result.
+    """
+    hidden = event.standings_hidden_after_round
+    if hidden is None or event.standings_released_at is not None or event.kind != Event.Kind.TOURNAMENT:
+        return None
+    return hidden
+
+
+def public_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
+    """The standings options a public page may use: ``up_to_round`` capped at the hidden round (a visitor
+    asking for a later round gets the last round they may see)."""
+    hidden = hidden_after_round(event)
+    if hidden is None:
+        return options
+    asked = options.get("up_to_round")
+    return {**options, "up_to_round": hidden if asked is None else min(asked, hidden)}
+
+
+def round_in_play(event: Event) -> bool:
+    """Whether a round of this tournament is open (its tables are playing): the public standings then
+    refresh themselves. One query for a tournament, none for a league.
+
+    The rounds are the tournaments app's, which scoring may not import (tournaments -> scoring ->
+    league): they are reached through the reverse relation ``event.rounds`` and the status value
+    ``"open"`` that ``tournaments.models.Round.Status.OPEN`` stores."""
+    rounds = getattr(event, "rounds", None)
+    if event.kind != Event.Kind.TOURNAMENT or rounds is None:
+        return False
+    return rounds.filter(status="open").exists()
+
+
+def public_standings(event: Event, **options: Any) -> list[StandingRow]:
+    """The standings as the public may see them: :func:`standings` under :func:`public_options`."""
+    return standings(event, **public_options(event, options))
+
+
 def standings(
     event: Event,
     *,
@@ -238,12 +283,15 @@ def rank_rows(rows: list[StandingRow], tie_break: list[str], min_games: int) -> 
     return ranked + [r for r in rows if not r.ranked]
 
 
-def latest_games(event: Event, limit: int = 10) -> list[Hanchan]:
+def latest_games(event: Event, limit: int = 10, *, up_to_round: int | None = None) -> list[Hanchan]:
     """The event's most recently played finished games (by ``played_on``, then when they finished) with
-    their seat results (best place first) and players: two queries, for the links from the event page."""
+    their seat results (best place first) and players: two queries, for the links from the event page.
+    ``up_to_round`` keeps the games of rounds 1..N only (hidden standings must not leak by this list)."""
     results = SeatResult.objects.select_related("player").order_by("place", "seat")
+    games = Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED)
+    if up_to_round is not None:
+        games = games.filter(round_number__lte=up_to_round)
     return list(
-        Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED)
-        .order_by("-played_on", "-finished_at", "-pk")
+        games.order_by("-played_on", "-finished_at", "-pk")
         .prefetch_related(Prefetch("results", queryset=results, to_attr="seat_results"))[:limit]
     )

@@ -8,6 +8,7 @@ a link, and ``value_name`` gives the bare name), and an empty cell is empty in a
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -16,13 +17,16 @@ from typing import Any
 import django_tables2 as tables
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html
 
 from .exports.csvfile import Cell, csv_text
 from .standings import StandingRow
-from .templatetags.tenbou import thousands
+from .templatetags.tenbou import localized, plain_thousands, thousands
 
 PER_PAGE = 50
+EXPORT_LANGUAGE = "en"
+"""The language of the CSV/JSON headers: an export is a machine format, the same whatever the page's."""
 UNRANKED_PREFIX = "nr-"
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 
@@ -43,6 +47,10 @@ class PointsColumn(IntColumn):
 
     def render(self, value: Any) -> str:
         return thousands(value)
+
+    def value(self, value: Any) -> str:
+        """The export's form (+23.4), never the page's language's (+23,4)."""
+        return plain_thousands(value)
 
 
 class StandingsTable(tables.Table):
@@ -85,6 +93,45 @@ class StandingsTable(tables.Table):
         return value
 
     def render_average_place(self, value: Any) -> str:
+        return localized(value, 2)
+
+    def lean_rows(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The rows of the current page for the table's body, as (row attributes, [(cell attributes,
+        cell)]): the same cells, attributes and order as django-tables2's own body (a test compares the
+        two), computed once per column instead of once per cell.
+
+        django-tables2 renders a cell by resolving its accessor, inspecting the signature of the
+        column's ``render`` and recomputing the column's attributes — for every cell: three quarters of
+        a standings page's time (650 cells). Here each column's attributes and render call are worked
+        out once, and a cell is an attribute read and one call.
+        """
+        plan = []
+        for column in self.columns:
+            render = getattr(self, f"render_{column.name}", None)
+            if render is None and type(column.column).render is not tables.Column.render:
+                render = column.column.render
+            wants_record = render is not None and "record" in inspect.signature(render).parameters
+            empty = column.column.empty_values
+            td = column.attrs["td"].as_html()
+            plan.append((td, tables.A(column.accessor), render, wants_record, empty))
+        default = self._meta.default
+        body = []
+        for row in self.paginated_rows:
+            record = row.record
+            cells = []
+            for attrs, accessor, render, wants_record, empty in plan:
+                value = accessor.resolve(record, quiet=True)
+                if value in empty:
+                    cell = default
+                elif render is None:
+                    cell = value
+                else:
+                    cell = render(value, record) if wants_record else render(value)
+                cells.append((attrs, cell))
+            body.append((row.attrs.as_html(), cells))
+        return body
+
+    def value_average_place(self, value: Any) -> str:
         return f"{value:.2f}"
 
 
@@ -98,12 +145,13 @@ def standings_tables(rows: Sequence[StandingRow]) -> tuple[StandingsTable, Stand
 def export_rows(tables_: Iterable[tables.Table]) -> list[list[str]]:
     """The header once, then every row of every table (all pages) in the tables' current order."""
     out: list[list[str]] = []
-    for index, table in enumerate(tables_):
-        values = iter(table.as_values())
-        header = next(values)
-        if index == 0:
-            out.append([str(h) for h in header])
-        out.extend([("" if v is None else str(v)) for v in row] for row in values)
+    with translation.override(EXPORT_LANGUAGE):  # headers too: a CSV's columns never change names
+        for index, table in enumerate(tables_):
+            values = iter(table.as_values())
+            header = next(values)
+            if index == 0:
+                out.append([str(h) for h in header])
+            out.extend([("" if v is None else str(v)) for v in row] for row in values)
     return out
 
 

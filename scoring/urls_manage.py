@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import manage
+from .views import manage, online
 from .views.rules import event_rules
 
 app_name = "scoring_manage"
@@ -15,6 +15,22 @@ urlpatterns = [
         "events/<slug:slug>/penalties/<int:penalty_id>/cancel/", manage.penalty_cancel, name="penalty_cancel"
     ),
     path("events/<slug:slug>/rules/", event_rules, name="event_rules"),
+    path("events/<slug:slug>/online-import/", online.online_import, name="online_import"),
+    path(
+        "events/<slug:slug>/online-import/<uuid:batch>/",
+        online.online_import_batch,
+        name="online_import_batch",
+    ),
+    path(
+        "events/<slug:slug>/online-import/<uuid:batch>/fetch/",
+        online.online_import_fetch,
+        name="online_import_fetch",
+    ),
+    path(
+        "events/<slug:slug>/online-import/<uuid:batch>/confirm/",
+        online.online_import_confirm,
+        name="online_import_confirm",
+    ),
     path("games/<int:pk>/", manage.game, name="game"),
     path("games/<int:pk>/hands/", manage.hand_add, name="hand_add"),
     path("games/<int:pk>/preview/", manage.preview, name="preview"),

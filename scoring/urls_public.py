@@ -3,13 +3,16 @@
 from django.urls import path
 
 from .views import public
+from .views import yaku as yaku_views
 
 app_name = "scoring"
 
 urlpatterns = [
     path("events/<slug:slug>/", public.event, name="event"),
     path("events/<slug:slug>/standings.csv", public.standings_csv, name="standings_csv"),
+    path("events/<slug:slug>/standings/live/", public.standings_live, name="standings_live"),
     path("players/<int:pk>/", public.player, name="player"),
     path("games/<int:pk>/", public.game, name="game"),
     path("events/<slug:slug>/ratings/", public.ratings, name="ratings"),
+    path("events/<slug:slug>/yaku/", yaku_views.event_yaku_table, name="yaku"),
 ]

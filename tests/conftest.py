@@ -66,6 +66,28 @@ def players(club, event):
 
 
 @pytest.fixture(autouse=True)
+def empty_page_cache():
+    """Every test starts with an empty page cache (scoring/cache.py). Pages are keyed by results
+    versions, which the rolled-back database of each test hands out again from the same numbers: a page
+    cached by an earlier test must not answer for this one's data."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     """Hashing with the production hasher costs ~0.5 s per user; tests do not need it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """Each test starts and ends in the default language: a test that activates French (a request
+    with a French cookie does, in the test's thread) must not turn the next test's messages French."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()

@@ -1,34 +1,80 @@
-"""Template filters for points: presentation only, never scoring."""
+"""Template filters for points: presentation only, never scoring.
+
+The figures are written as the page's language writes numbers (``+7 700`` and ``+23,4`` in French and
+Polish, ``+7700`` and ``+23.4`` in English: see config/formats/), so they are for people only. Whatever a
+script, a URL, a data attribute or an export reads takes the plain forms (:func:`plain_thousands`, or
+the bare integer), which never change with the language.
+"""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
+from django.utils.formats import number_format
 
 from scoring import engine
 
 register = template.Library()
 
 WINDS = engine.WINDS
+MINUS = "\u2212"  # the typographic minus: a hyphen reads as a dash beside a number
+
+
+def grouped(value: int | Decimal, decimals: int | None = None) -> str:
+    """``value`` (not negative) with the active language's decimal separator and digit groups."""
+    return number_format(value, decimal_pos=decimals, force_grouping=True)
+
+
+def localized(value: float | Decimal, decimals: int) -> str:
+    """``value`` rounded to ``decimals`` as Python's ``f"{x:.2f}"`` rounds it, with the language's decimal
+    separator and no digit groups. (Django's number_format cuts a float's extra digits instead of
+    rounding them, so the value goes through a Decimal first.)"""
+    return number_format(Decimal(f"{value:.{decimals}f}"), decimal_pos=decimals)
+
+
+@register.filter
+def points(value: int | None) -> str:
+    """Points as the language writes them: 25000 in English, 25 000 in French and Polish."""
+    if value is None:
+        return ""
+    value = int(value)
+    return f"{MINUS}{grouped(-value)}" if value < 0 else grouped(value)
 
 
 @register.filter
 def signed(value: int | None) -> str:
-    """+7700 / −7700 / 0."""
+    """+7700 / −7700 / 0 (+7 700 in French and Polish)."""
     if value is None:
         return ""
     value = int(value)
     if value > 0:
-        return f"+{value}"
-    return f"−{-value}" if value < 0 else "0"
+        return f"+{grouped(value)}"
+    return f"{MINUS}{grouped(-value)}" if value < 0 else "0"
+
+
+def _thousands(value: int) -> Decimal:
+    """|value| / 1000 rounded to one decimal, exactly as ``f"{x:.1f}"`` rounds it."""
+    return Decimal(f"{abs(int(value)) / 1000:.1f}")
 
 
 @register.filter
 def thousands(value: int | None) -> str:
-    """Points in thousands with one decimal, signed: +23.4 (how standings show results)."""
+    """Points in thousands with one decimal, signed: +23.4 (how standings show results; +23,4 in French
+    and Polish)."""
     if value is None:
         return ""
-    text = f"{abs(int(value)) / 1000:.1f}"
-    return f"+{text}" if value > 0 else (f"−{text}" if value < 0 else "0.0")
+    text = grouped(_thousands(value), 1)
+    return f"+{text}" if value > 0 else (f"{MINUS}{text}" if value < 0 else grouped(Decimal(0), 1))
+
+
+def plain_thousands(value: int | None) -> str:
+    """:func:`thousands` in the one machine form whatever the language (+23.4, −20.0, 0.0): what the
+    standings CSV and ``manage.py standings`` read, never grouped nor with a decimal comma."""
+    if value is None:
+        return ""
+    text = f"{_thousands(value):.1f}"
+    return f"+{text}" if value > 0 else (f"{MINUS}{text}" if value < 0 else "0.0")
 
 
 @register.filter

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext as _
+
+from .tenbou import MINUS, localized
 
 register = template.Library()
 
@@ -14,7 +17,7 @@ def percent(rate: float | None, digits: int = 1) -> str:
     """A share in 0–1 as "41.7 %"; a dash when there was nothing to count (no hands, no wins …)."""
     if rate is None:
         return DASH
-    return f"{rate * 100:.{int(digits)}f} %"
+    return f"{localized(rate * 100, int(digits))} %"
 
 
 @register.filter
@@ -23,7 +26,8 @@ def decimal(value: float | None, digits: int = 2) -> str:
     there is none."""
     if value is None:
         return DASH
-    return f"{value:.{int(digits)}f}".replace("-", "−")
+    text = localized(abs(value), int(digits))
+    return f"{MINUS}{text}" if f"{value:.{int(digits)}f}".startswith("-") else text
 
 
 @register.filter
@@ -31,15 +35,18 @@ def signed_decimal(value: float | None, digits: int = 2) -> str:
     """A difference with its sign (+0.25 / −0.50); a dash when there is none."""
     if value is None:
         return DASH
-    text = f"{abs(value):.{int(digits)}f}"
-    if float(text) == 0:
+    rounded = f"{abs(value):.{int(digits)}f}"
+    text = localized(abs(value), int(digits))
+    if float(rounded) == 0:
         return text
-    return f"+{text}" if value > 0 else f"−{text}"
+    return f"+{text}" if value > 0 else f"{MINUS}{text}"
 
 
 @register.filter
 def ordinal(place: int | None) -> str:
-    """1st, 2nd, 3rd, 4th."""
+    """1st, 2nd, 3rd, 4th (1er, 2e … in French, 1., 2. … in Polish)."""
     if place is None:
         return DASH
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(place), f"{int(place)}th")
+    place = int(place)
+    special = {1: _("1st"), 2: _("2nd"), 3: _("3rd")}
+    return special.get(place) or _("%(place)sth") % {"place": place}

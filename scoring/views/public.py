@@ -3,25 +3,29 @@
 Readable by anyone who may see the event; members-only events need a login: an anonymous visitor is
 sent to the login page (and back), a logged-in one who may not see the page gets a 404."""
 
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import condition
 
 from league.collation import sorted_by_name
 from league.forms import preset_label
-from league.models import Player, Registration
+from league.models import Event, Hanchan, Player, Registration
 from league.permissions import (
     LoginRequired,
-    require_login_for_members_game,
     require_visible_player,
     visible_event_or_404,
     visible_events,
 )
+from scoring.cache import PageCache, cached_fragment, etag, game_key, player_key, query_key, results_key
 from scoring.charts import game as game_charts
 from scoring.charts import player as player_charts
 from scoring.exports.csvfile import csv_response
@@ -29,12 +33,15 @@ from scoring.filters import StandingsFilter
 from scoring.forms import PagingForm
 from scoring.models import RatingChange
 from scoring.ratings import current_ratings
-from scoring.selectors import game_view, visible_game_or_404
-from scoring.standings import latest_games, standings
+from scoring.selectors import game_view, public_game_or_404
+from scoring.standings import hidden_after_round, latest_games, public_options, round_in_play, standings
 from scoring.statistics import player_page
 from scoring.tables import UNRANKED_PREFIX, configured_tables, csv_rows, export_rows
 
 View = Callable[..., HttpResponse]
+
+SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
+"""What an event's slug looks like (Django's slug converter): anything else in ``?event=`` is junk."""
 
 
 def login_for_members_only(view: View) -> View:
@@ -51,6 +58,77 @@ def login_for_members_only(view: View) -> View:
             return redirect_to_login(request.get_full_path())
 
     return wrapped
+
+
+def conditional(etag_func: Callable[..., str | None]) -> Callable[[View], View]:
+    """Django's ``condition`` with ``etag_func`` (see ``scoring.cache.etag``): a reload of an unchanged
+    page answers ``304 Not Modified`` without running the view. The answer says ``private, no-cache``:
+    the browser keeps it but asks again each time (with its ETag), and no shared cache keeps a page
+    that carries a visitor's CSRF token."""
+
+    def decorator(view: View) -> View:
+        conditioned = condition(etag_func=etag_func)(view)
+
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            response = conditioned(request, *args, **kwargs)
+            if response.has_header("ETag"):
+                patch_cache_control(response, private=True, no_cache=True)
+            return response
+
+        return wrapped
+
+    return decorator
+
+
+def _event_for(request: HttpRequest, slug: str) -> Event:
+    """The visible event of the URL, read once per request: the ETag and the view both need it."""
+    event = getattr(request, "_tenbou_event", None)
+    if event is None or event.slug != slug:
+        event = visible_event_or_404(request.user, slug)
+        request._tenbou_event = event  # type: ignore[attr-defined]
+    return event
+
+
+def _event_etag(request: HttpRequest, slug: str) -> str | None:
+    """The ETag of an event's pages; none when the view answers otherwise (404, the login page)."""
+    try:
+        event = _event_for(request, slug)
+    except Http404:
+        return None
+    return etag(request, *results_key(event))
+
+
+def _game_for(request: HttpRequest, pk: int) -> Hanchan:
+    hanchan = getattr(request, "_tenbou_game", None)
+    if hanchan is None or hanchan.pk != pk:
+        hanchan = public_game_or_404(request.user, pk)
+        request._tenbou_game = hanchan  # type: ignore[attr-defined]
+    return hanchan
+
+
+def _game_etag(request: HttpRequest, pk: int) -> str | None:
+    try:
+        hanchan = _game_for(request, pk)
+    except Http404:
+        return None
+    return etag(request, *game_key(hanchan))
+
+
+def _player_for(request: HttpRequest, pk: int) -> Player:
+    player = getattr(request, "_tenbou_player", None)
+    if player is None or player.pk != pk:
+        player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+        request._tenbou_player = player  # type: ignore[attr-defined]
+    return player
+
+
+def _player_etag(request: HttpRequest, pk: int) -> str | None:
+    try:
+        player = _player_for(request, pk)
+    except Http404:
+        return None
+    return etag(request, *player_key(player), request.user.is_authenticated)
 
 
 def bounded_paging(request: HttpRequest) -> HttpRequest:
@@ -75,25 +153,60 @@ def bounded_paging(request: HttpRequest) -> HttpRequest:
 
 
 @login_for_members_only
+@conditional(_game_etag)
 def game(request: HttpRequest, pk: int) -> HttpResponse:
-    """A game: players, result, hand log and the chart of the scores through the hands."""
-    require_login_for_members_game(request.user, pk)
-    hanchan = visible_game_or_404(request.user, pk)
-    view = game_view(hanchan)
+    """A game: players, result, hand log and the chart of the scores through the hands (the body cached
+    by the game's and its event's versions)."""
+    hanchan = _game_for(request, pk)
+
+    def body() -> dict[str, Any]:
+        view = game_view(hanchan)
+        return {"game": view, "score_chart": game_charts.score_progression(view)}
+
     return render(
         request,
         "scoring/public/game.html",
-        {"game": view, "hanchan": hanchan, "score_chart": game_charts.score_progression(view)},
+        {"hanchan": hanchan, "page_cache": PageCache((*game_key(hanchan), "game-page"), body)},
     )
 
 
 @login_for_members_only
+@conditional(_event_etag)
 def event(request: HttpRequest, slug: str) -> HttpResponse:
     """An event: its standings (filtered, sortable, paged, downloadable as the same CSV), its latest games,
-    then club, dates, rules in words and registered players."""
-    event = visible_event_or_404(request.user, slug)
+    then club, dates, rules in words and registered players — the body cached by the event's results
+    version and the query string (``scoring/cache.py``)."""
+    event = _event_for(request, slug)
+    key = (*results_key(event), "event-page", query_key(request))
+    return render(
+        request,
+        "scoring/public/event.html",
+        {"event": event, "page_cache": PageCache(key, lambda: event_body(request, event))},
+    )
+
+
+def event_body(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """What the event page's body shows (computed only when it is not in the cache)."""
+    # Sorted as a reader expects ("Léa" before "Lukas"), not by code point as the database would.
+    registrations = sorted_by_name(
+        Registration.objects.filter(event=event).select_related("player"), lambda r: r.player.display_name
+    )
+    context = standings_context(request, event)
+    return {
+        **context,
+        "rules": event.rules.describe(),
+        "preset_label": preset_label(event.rules.preset),
+        "registrations": registrations,
+        "latest_games": latest_games(event, up_to_round=context["hidden_after_round"]),
+    }
+
+
+def standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """The standings part of the event page, shared with its live fragment: filters, both tables (as
+    the public may see them: see ``scoring.standings.hidden_after_round``), the download and live URLs,
+    and whether the fragment polls (only while a round is open)."""
     filters = StandingsFilter(request.GET, event=event)
-    options = filters.options()
+    options = public_options(event, filters.options())
     ranked, unranked = configured_tables(bounded_paging(request), standings(event, **options), paginate=True)
     # The download repeats the filters (the event's minimum made explicit) and both sort orders.
     query = QueryDict(mutable=True)
@@ -102,26 +215,39 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     for key in ("sort", f"{UNRANKED_PREFIX}sort"):
         if request.GET.get(key):
             query[key] = request.GET[key]
-    # Sorted as a reader expects ("Léa" before "Lukas"), not by code point as the database would.
-    registrations = sorted_by_name(
-        Registration.objects.filter(event=event).select_related("player"), lambda r: r.player.display_name
+    return {
+        "filters": filters,
+        "min_games": options["min_games"],
+        "ranked": ranked,
+        "unranked": unranked,
+        "hidden_after_round": hidden_after_round(event),
+        "csv_url": f"{reverse('scoring:standings_csv', args=[event.slug])}?{query.urlencode()}",
+        "live": round_in_play(event),
+        "live_url": reverse("scoring:standings_live", args=[event.slug])
+        + (f"?{request.GET.urlencode()}" if request.GET else ""),
+    }
+
+
+@login_for_members_only
+@conditional(_event_etag)
+def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event page's standings tables alone, for its htmx polling while a round is open; the same
+    query string gives the same filters, sort and page. Once no round is open the fragment comes back
+    without its polling attributes, so the page stops asking.
+
+    Cheap by design: a poll of unchanged standings is a 304 (ETag), and the fragment is rendered once
+    per results version and query string (``results_key`` holds the hidden-standings state too, and
+    opening or closing a round moves the version on: it writes a history entry)."""
+    event = _event_for(request, slug)
+    html = cached_fragment(
+        (*results_key(event), "standings-live", query_key(request)),
+        lambda: render_to_string(
+            "scoring/public/_standings_live.html",
+            {"event": event, **standings_context(request, event)},
+            request,
+        ),
     )
-    return render(
-        request,
-        "scoring/public/event.html",
-        {
-            "event": event,
-            "rules": event.rules.describe(),
-            "preset_label": preset_label(event.rules.preset),
-            "registrations": registrations,
-            "filters": filters,
-            "min_games": options["min_games"],
-            "ranked": ranked,
-            "unranked": unranked,
-            "csv_url": f"{reverse('scoring:standings_csv', args=[event.slug])}?{query.urlencode()}",
-            "latest_games": latest_games(event),
-        },
-    )
+    return HttpResponse(html)
 
 
 @login_for_members_only
@@ -132,43 +258,63 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     filters = StandingsFilter(request.GET, event=event)
     if not filters.is_valid():
         return HttpResponse(filters.first_error(), status=400, content_type="text/plain; charset=utf-8")
-    tables = configured_tables(
-        bounded_paging(request), standings(event, **filters.options()), paginate=False
-    )
+    options = public_options(event, filters.options())  # hidden rounds stay hidden in the download
+    tables = configured_tables(bounded_paging(request), standings(event, **options), paginate=False)
     return csv_response(csv_rows(export_rows(tables)), f"{event.slug}-standings.csv")
 
 
 @login_for_members_only
+@conditional(_player_etag)
 def player(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: who they are, their events, and over one event (``?event=slug``) or every event the
     visitor may see: results, statistics, head-to-head, ratings and their charts.
 
     Only for a visitor who may see an event the player plays in: someone who plays only in members-only
-    events is a login away for an anonymous visitor (as those events are), and a 404 otherwise."""
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    page = player_page(player, visible_events(request.user), request.GET.get("event"))
-    if not page.registrations:  # registered in a visible event: visible; else ask (substitute seats...)
-        require_visible_player(request.user, player)
-    stats, name = page.statistics, player.display_name
-    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
+    events is a login away for an anonymous visitor (as those events are), and a 404 otherwise.
+
+    The body is cached by the player's results version, the ``event`` parameter and whether the visitor
+    is logged in (which decides the events they may see). A cached body was rendered after the checks
+    passed for that same version, and whatever would change their answer (a registration, a seat, an
+    event's visibility) moves the player's version on."""
+    player = _player_for(request, pk)
+    slug = request.GET.get("event") or None
+    if slug is not None and (len(slug) > 80 or not SLUG_RE.fullmatch(slug)):
+        slug = None  # not an event's slug (junk, a NUL byte): the page over every event
+    key = (*player_key(player), "player-page", slug, request.user.is_authenticated)
+    scope = None
+    if slug:  # the page's title names the event; the body checks it is one of the player's
+        scope = visible_events(request.user).filter(slug=slug).values_list("name", flat=True).first()
     return render(
         request,
         "scoring/public/player.html",
         {
             "player": player,
-            "page": page,
-            "registrations": page.registrations,
-            "stats": stats,
-            "tenhou": tenhou,
-            "openskill": openskill,
-            "charts": {
-                "cumulative": player_charts.cumulative_results(name, stats.games),
-                "places": player_charts.place_distribution(name, stats.placements),
-                "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
-                "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
-            },
+            "scope_name": scope,
+            "page_cache": PageCache(key, lambda: player_body(request, player, slug)),
         },
     )
+
+
+def player_body(request: HttpRequest, player: Player, slug: str | None) -> dict[str, Any]:
+    """What the player page's body shows (computed only when it is not in the cache)."""
+    page = player_page(player, visible_events(request.user), slug)
+    if not page.registrations:  # registered in a visible event: visible; else ask (substitute seats...)
+        require_visible_player(request.user, player)
+    stats, name = page.statistics, player.display_name
+    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
+    return {
+        "page": page,
+        "registrations": page.registrations,
+        "stats": stats,
+        "tenhou": tenhou,
+        "openskill": openskill,
+        "charts": {
+            "cumulative": player_charts.cumulative_results(name, stats.games),
+            "places": player_charts.place_distribution(name, stats.placements),
+            "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
+            "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
+        },
+    }
 
 
 @login_for_members_only

@@ -228,7 +228,8 @@ def test_csv_all_good_registers_everyone(event, organiser):
 
 
 def test_csv_one_bad_line_reports_every_error_by_line_and_saves_nothing(event, organiser):
-    text = GOOD + "Eve, Eve, Dubois, 1234, FR\nFay, Fay, Klein, 05000001, Atlantis\nGus, G, U, , FR, DE\n"
+    text = GOOD + "Eve, Eve, Dubois, 1234, FR\nFay, Fay, Klein, 05000001, Atlantis\n"
+    text += "Gus, G, U, , FR, gus, Gus, 123, DE\n"  # 9 values: one more than the 8 columns
     with pytest.raises(ValidationError) as info:
         services.register_players_csv(event=event, text=text, user=organiser)
     messages = info.value.messages
@@ -236,8 +237,9 @@ def test_csv_one_bad_line_reports_every_error_by_line_and_saves_nothing(event, o
         "line 7: EMA number 1234 must be 8 digits, leading zeros included (e.g. 04390002).",
         "line 8: Country 'Atlantis' is not known: use the two-letter ISO code (FR) or the EMA three-letter "
         "code (FRA).",
-        "line 9: expected 1 to 5 values separated by commas (display name, given name, family name, EMA "
-        "number, country; only the display name is needed), found 6",
+        "line 9: expected 1 to 8 values separated by commas (display name, given name, family name, EMA "
+        "number, country, Tenhou name, Mahjong Soul nickname, Mahjong Soul friend ID; only the display "
+        "name is needed), found 9",
     ]
     assert not Player.objects.exists() and not Registration.objects.exists()
 

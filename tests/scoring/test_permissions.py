@@ -26,6 +26,7 @@ MATRIX = [
     ("scoring:event", "event", "get", 200),
     ("scoring:player", "player", "get", 200),
     ("scoring:ratings", "event", "get", 200),
+    ("scoring:yaku", "event", "get", 200),
     ("scoring_manage:games", "event", "get", 200),
     ("scoring_manage:game_new", "event", "get", 200),
     ("scoring_manage:game_new", "event", "post", 200),
@@ -37,6 +38,7 @@ MATRIX = [
     ("tournaments_manage:tournament_swap", "tournament", "post", 302),
     ("tournaments_manage:tournament_replace", "tournament", "post", 302),
     ("tournaments_manage:tournament_swiss", "tournament", "post", 302),
+    ("tournaments_manage:tournament_reseat", "tournament", "get", 200),
     ("tournaments_manage:seating_print", "round", "get", 200),
     ("tournaments_manage:slips_print", "round", "get", 200),
     ("scoring_manage:game", "game", "get", 200),
@@ -53,10 +55,57 @@ MATRIX = [
     ("scoring_manage:played_on", "game", "post", 302),  # no date given: back to the game, with the error
     ("scoring_manage:event_rules", "event", "get", 200),
     ("scoring_manage:event_rules", "event", "post", 422),
+    ("scoring_manage:online_import", "event", "get", 200),
+    ("scoring_manage:online_import", "event", "post", 422),  # nothing to import: the form says so
+    # An import the session does not hold: back to the form, with a message (nothing to show or write).
+    ("scoring_manage:online_import_batch", "online_batch", "get", 302),
+    ("scoring_manage:online_import_fetch", "online_batch", "post", 302),
+    ("scoring_manage:online_import_confirm", "online_batch", "post", 302),
     ("tournaments_manage:ema", "tournament", "get", 200),
     ("tournaments_manage:ema_download", "ema_csv", "get", 200),
     ("tournaments_manage:ema_download", "ema_xlsx", "get", 200),
+    # The round clock, the wall screen and live standings (public), the clock's and the reveal's actions.
+    ("scoring:standings_live", "event", "get", 200),
+    ("tournaments:wall", "tournament", "get", 200),
+    ("tournaments:wall_seating", "tournament", "get", 200),
+    ("tournaments:wall_standings", "tournament", "get", 200),
+    ("tournaments:clock", "tournament", "get", 200),
+    ("tournaments_manage:clock_start", "tournament", "post", 302),
+    ("tournaments_manage:clock_pause", "tournament", "post", 302),
+    ("tournaments_manage:clock_adjust", "tournament", "post", 302),
+    ("tournaments_manage:clock_length", "tournament", "post", 302),
+    ("tournaments_manage:standings_release", "tournament", "post", 302),
+    # A round on the day (organisers), and a table's entry link (anyone holding its token).
+    ("tournaments_manage:round", "round", "get", 200),
+    ("tournaments_manage:round_tables", "round", "get", 200),
+    ("tournaments_manage:round_open", "round", "post", 302),
+    ("tournaments_manage:round_close", "round", "post", 302),
+    ("tournaments_manage:round_links", "round", "post", 302),
+    ("tournaments_manage:link_reissue", "round_game", "post", 302),
+    ("tournaments_manage:link_revoke", "round_game", "post", 302),
+    ("tournaments_manage:table_confirm", "round_game", "post", 302),
+    ("tournaments_manage:referee_clear", "round_game", "post", 302),
+    ("tournaments_manage:table_return", "round_game", "post", 302),
+    ("tournaments:table_code", "none", "get", 200),
+    ("tournaments:table", "token", "get", 200),
+    ("tournaments:table_hand", "token", "post", 422),
+    ("tournaments:table_preview", "token", "post", 200),
+    ("tournaments:table_undo", "token", "post", 422),
+    ("tournaments:table_finish", "token", "post", 422),
+    ("tournaments:table_scores", "token", "post", 422),
+    ("tournaments:table_referee", "token", "post", 302),
+    ("tournaments:table_confirm", "token", "post", 422),
 ]
+# A table's pages answer the same whoever asks: the token in the URL is the key, never the login (the
+# token pages' own matrix, tests/tournaments/test_table_pages.py, covers other games, rounds and links).
+TOKEN_PAGES = {name for name, arg, *_ in MATRIX if arg in ("token", "none")}
+# Public pages of the tournaments app: anyone who may see the event reads them (as scoring's public pages).
+PUBLIC_TOURNAMENT_PAGES = {
+    "tournaments:wall",
+    "tournaments:wall_seating",
+    "tournaments:wall_standings",
+    "tournaments:clock",
+}
 
 
 @pytest.fixture
@@ -79,6 +128,18 @@ def tournament(club, players, organiser):
         Registration.objects.create(event=event, player=player)
     seat_tournament(event=event, rounds=2, user=organiser)
     return event
+
+
+def _table_token(event, organiser) -> str:
+    """The entry token of round 1's table 1, with the round open (and the rate limits fresh)."""
+    from django.core.cache import cache
+
+    from tournaments.models import TableLink
+    from tournaments.rounds import open_round
+
+    cache.clear()
+    open_round(event=event, number=1, user=organiser)
+    return TableLink.objects.get(hanchan__event=event, hanchan__round_number=1, revoked_at__isnull=True).token
 
 
 @pytest.fixture
@@ -109,14 +170,20 @@ def test_permission_matrix(
         "event": [event.slug],
         "hand": [game.pk, 1],
         "penalty": [event.slug, penalty.pk],
+        "online_batch": [event.slug, "0b5e4c1e-7a8d-4f0e-9c55-2d3b1a6f8e90"],
+        "round_game": [tournament.slug, 1, tournament.hanchans.get(round_number=1, table_number=1).pk],
+        "token": [_table_token(tournament, users["organiser"])] if arg == "token" else [],
+        "none": [],
     }[arg]
     client = Client()
     if users[role] is not None:
         client.force_login(users[role])
     before = (HandRow.objects.count(), Hanchan.objects.get(pk=game.pk).version, Penalty.objects.count())
     response = getattr(client, method)(reverse(name, args=args))
-    if name.startswith("scoring:"):
+    if name.startswith("scoring:") or name in PUBLIC_TOURNAMENT_PAGES:
         assert response.status_code == 200
+    elif name in TOKEN_PAGES:
+        assert response.status_code == allowed
     elif role == "anonymous":
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
     elif role in ("player", "other_organiser"):

@@ -21,9 +21,10 @@ from league.collation import name_sort_key, order_by_name
 from league.models import Event, Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine
-from tournaments import seating
+from tournaments import projector, seating
 from tournaments import services as tournament
 from tournaments.forms import ReplaceForm, SeatingForm, SwapForm, SwissForm
+from tournaments.views.rounds import slip_links
 
 WINDS = engine.WINDS
 
@@ -93,6 +94,7 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "swap_form": swap_form,
             "replace_form": replace_form,
             "faults": tournament.seating_faults(event),
+            "clock_panel": projector.clock_panel(event),
         },
     )
 
@@ -244,5 +246,7 @@ def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tables": tables,
             "winds": WINDS,
             "expected_sum": engine.expected_total(event.rules, 0),
+            # Each slip's entry link: URL, code, QR code and the players' codes (tournaments/links.py).
+            "slip_links": slip_links(request, event, tables),
         },
     )
