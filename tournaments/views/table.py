@@ -315,13 +315,20 @@ def preview(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return render(request, "scoring/manage/_preview.html", context)
 
 
-@token_view
-@require_POST
-def undo(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
+def _reason_action(
+    request: HttpRequest,
+    access: links.TableAccess,
+    service: Callable[..., Any],
+    *,
+    done: str,
+    form_name: str,
+) -> HttpResponse:
+    """Undo and finish share one path: a reason form, the link's service, "the game changed" as on the
+    organiser's page, the service's errors on the form."""
     form = ReasonForm(request.POST)
     if form.is_valid():
         try:
-            links.undo_hand(
+            service(
                 link=access.link,
                 reason=form.cleaned_data.get("reason") or "",
                 ip=client_ip(request),
@@ -332,31 +339,25 @@ def undo(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, gettext("The last hand was removed."))
+            messages.success(request, done)
             return _back(access)
-    return _page(request, access, undo_form=form, status=422)
+    return _page(request, access, **{form_name: form}, status=422)
+
+
+@token_view
+@require_POST
+def undo(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
+    return _reason_action(
+        request, access, links.undo_hand, done=gettext("The last hand was removed."), form_name="undo_form"
+    )
 
 
 @token_view
 @require_POST
 def finish(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
-    form = ReasonForm(request.POST)
-    if form.is_valid():
-        try:
-            links.finish_game(
-                link=access.link,
-                reason=form.cleaned_data.get("reason") or "",
-                ip=client_ip(request),
-                expected_version=form.cleaned_data.get("version"),
-            )
-        except services.GameChanged as exc:
-            return _changed(request, access, exc)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, gettext("The game is handed in."))
-            return _back(access)
-    return _page(request, access, finish_form=form, status=422)
+    return _reason_action(
+        request, access, links.finish_game, done=gettext("The game is handed in."), form_name="finish_form"
+    )
 
 
 @token_view
