@@ -52,10 +52,10 @@ def test_case_and_full_width_letters_do_not_matter():
 
 
 def test_registered_players_come_before_the_clubs():
-    visitor = player(10, "Eve", tenhou_name="shared")
-    member = player(11, "Eve2", tenhou_name="shared")
+    visitor = player(10, "Eve", tenhou_name="TwinName")
+    member = player(11, "Eve2", tenhou_name="TwinName")
     matcher = PlayerMatcher([[visitor], [visitor, member]])
-    assert matcher.match("shared", "tenhou").player is visitor
+    assert matcher.match("TwinName", "tenhou").player is visitor
     # Display name in the registered tier beats an online name of a club player.
     registered = player(12, "Kenta")
     club = player(13, "Someone", tenhou_name="Kenta")
