@@ -33,7 +33,7 @@ from scoring.forms import (
     StartGameForm,
 )
 from scoring.models import Penalty
-from scoring.records import chombo_penalties_by_seat, engine_hand
+from scoring.records import engine_hand
 from scoring.selectors import (
     current_round,
     event_penalties,
@@ -44,6 +44,7 @@ from scoring.selectors import (
 )
 from scoring.services.hanchan import set_played_on
 from scoring.services.hands import UNDO_FINISHED
+from scoring.views.entry import final_scores_form, hand_form, hand_tiles, preview_context, say_hand_saved
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -68,16 +69,6 @@ def _changed(request: HttpRequest, exc: services.GameChanged, hanchan: Hanchan) 
     return _game_page(request, hanchan, status=409)
 
 
-def _hand_form(view: Any, data: Any = None, initial: dict[str, Any] | None = None) -> HandForm:
-    return HandForm(
-        data,
-        rules=view.rules,
-        names=view.names,
-        state=view.state,
-        initial={"version": view.hanchan.version, **(initial or {})},
-    )
-
-
 def _game_page(
     request: HttpRequest,
     hanchan: Hanchan,
@@ -99,18 +90,9 @@ def _game_page(
         ),
     }
     if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-        context["form"] = form or _hand_form(view)
+        context["form"] = form or hand_form(view)
     else:
-        initial: dict[str, Any] = {
-            "version": hanchan.version,
-            "sticks": hanchan.final_sticks,
-            "played_on": hanchan.played_on,
-        }
-        chombo_counts = chombo_penalties_by_seat(hanchan)
-        for seat in view.seats:
-            initial[f"score_{seat.seat}"] = seat.final_score
-            initial[f"chombo_{seat.seat}"] = chombo_counts[seat.seat]
-        context["scores_form"] = scores_form or FinalScoresForm(initial=initial, names=view.names)
+        context["scores_form"] = scores_form or final_scores_form(view, hanchan, played_on=hanchan.played_on)
         context["expected_sum"] = engine.expected_total(view.rules, 0)
     return render(request, "scoring/manage/game.html", context, status=status)
 
@@ -158,7 +140,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
-    form = _hand_form(view, request.POST)
+    form = hand_form(view, request.POST)
     if form.is_valid() and form.hand is not None:
         try:
             row = services.record_hand(
@@ -166,21 +148,14 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
                 hand=form.hand,
                 user=request.user,
                 expected_version=form.cleaned_data.get("version"),
-                tiles=[form.data.get("tiles")] if form.cleaned_data.get("tiles") else None,
+                tiles=hand_tiles(form),
             )
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)
         except ValidationError as exc:
             form.apply_engine_error(exc)
         else:
-            if row.already_saved:
-                # The same form came twice (double tap, resent page): the first one saved it.
-                messages.info(
-                    request,
-                    gettext("This hand was already saved (hand %(number)s).") % {"number": row.number},
-                )
-            else:
-                messages.success(request, gettext("Hand %(number)s saved.") % {"number": row.number})
+            say_hand_saved(request, row)
             return redirect("scoring_manage:game", hanchan.pk)
     return _game_page(request, hanchan, form=form, status=422)
 
@@ -197,17 +172,11 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
         state = engine.TableState(scores=[], deal=view.log[number - 1].deal)
         form = HandForm(request.POST or None, rules=view.rules, names=view.names, state=state)
     else:
-        form = _hand_form(view, request.POST or None)
-    context: dict[str, Any] = {"game": view, "form": form}
-    if request.method == "POST" and form.is_valid() and form.hand is not None:
-        try:
-            outcome = services.preview(hanchan, form.hand, number=number)
-            context["outcome"] = outcome
-            context["rows"] = list(zip(view.names, outcome.deltas, outcome.scores, strict=True))
-        except ValidationError as exc:
-            context["error"] = _error_text(exc)
-    elif request.method == "POST":
-        context["error"] = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        form = hand_form(view, request.POST or None)
+    if request.method == "POST":
+        context = preview_context(hanchan, view, form, number=number)
+    else:
+        context = {"game": view, "form": form}
     return render(request, "scoring/manage/_preview.html", context)
 
 

@@ -4,15 +4,19 @@ else's), each through one service, back to the tournament page with what happene
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
+from league.models import Event
 from tournaments import clock, reveal
+from tournaments.models import Round
 from tournaments.views.manage import _act, _tournament_or_404
 
 
@@ -41,68 +45,83 @@ class LengthForm(RoundForm):
     )
 
 
-@login_required
-@require_POST
-def start(request: HttpRequest, slug: str) -> HttpResponse:
+def _clock_action(
+    request: HttpRequest,
+    slug: str,
+    form_class: type[RoundForm],
+    failed: Promise,
+    change: Callable[[Event, dict[str, Any]], Round],
+    done: Promise,
+) -> HttpResponse:
+    """Every clock action: the organiser's tournament, one form, one service changing one round, and
+    what the round's clock now says (``done`` may name the round ``n``, time ``left`` and ``minutes``)."""
     event = _tournament_or_404(request.user, slug)
 
     def run(data: dict[str, Any]) -> str:
-        found = clock.start_clock(event=event, number=data["round_number"], user=request.user)
-        return gettext("Round %(n)s: the clock runs, %(left)s left.") % {
+        found = change(event, data)
+        return str(done) % {
             "n": found.number,
             "left": clock.format_seconds(int(found.remaining().total_seconds())),
+            "minutes": found.minutes,
         }
 
-    return _act(request, event, RoundForm(request.POST), gettext("The clock did not start."), run)
+    return _act(request, event, form_class(request.POST), str(failed), run)
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    return _clock_action(
+        request,
+        slug,
+        RoundForm,
+        gettext_lazy("The clock did not start."),
+        lambda event, data: clock.start_clock(event=event, number=data["round_number"], user=request.user),
+        gettext_lazy("Round %(n)s: the clock runs, %(left)s left."),
+    )
 
 
 @login_required
 @require_POST
 def pause(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _tournament_or_404(request.user, slug)
-
-    def run(data: dict[str, Any]) -> str:
-        found = clock.pause_clock(event=event, number=data["round_number"], user=request.user)
-        return gettext("Round %(n)s: the clock is paused, %(left)s left.") % {
-            "n": found.number,
-            "left": clock.format_seconds(int(found.remaining().total_seconds())),
-        }
-
-    return _act(request, event, RoundForm(request.POST), gettext("The clock was not paused."), run)
+    return _clock_action(
+        request,
+        slug,
+        RoundForm,
+        gettext_lazy("The clock was not paused."),
+        lambda event, data: clock.pause_clock(event=event, number=data["round_number"], user=request.user),
+        gettext_lazy("Round %(n)s: the clock is paused, %(left)s left."),
+    )
 
 
 @login_required
 @require_POST
 def adjust(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _tournament_or_404(request.user, slug)
-
-    def run(data: dict[str, Any]) -> str:
-        found = clock.adjust_clock(
+    return _clock_action(
+        request,
+        slug,
+        AdjustForm,
+        gettext_lazy("The time was not changed."),
+        lambda event, data: clock.adjust_clock(
             event=event, number=data["round_number"], seconds=data["minutes"] * 60, user=request.user
-        )
-        return gettext("Round %(n)s: %(left)s left.") % {
-            "n": found.number,
-            "left": clock.format_seconds(int(found.remaining().total_seconds())),
-        }
-
-    return _act(request, event, AdjustForm(request.POST), gettext("The time was not changed."), run)
+        ),
+        gettext_lazy("Round %(n)s: %(left)s left."),
+    )
 
 
 @login_required
 @require_POST
 def length(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _tournament_or_404(request.user, slug)
-
-    def run(data: dict[str, Any]) -> str:
-        found = clock.set_length(
+    return _clock_action(
+        request,
+        slug,
+        LengthForm,
+        gettext_lazy("The length was not changed."),
+        lambda event, data: clock.set_length(
             event=event, number=data["round_number"], minutes=data["minutes"], user=request.user
-        )
-        return gettext("Round %(n)s lasts %(minutes)s minutes.") % {
-            "n": found.number,
-            "minutes": found.minutes,
-        }
-
-    return _act(request, event, LengthForm(request.POST), gettext("The length was not changed."), run)
+        ),
+        gettext_lazy("Round %(n)s lasts %(minutes)s minutes."),
+    )
 
 
 @login_required

@@ -32,8 +32,8 @@ from league.forms import add_service_errors
 from league.models import Event, Hanchan
 from scoring import engine, services
 from scoring.forms import FinalScoresForm, HandForm, ReasonForm
-from scoring.records import chombo_penalties_by_seat
 from scoring.selectors import game_view
+from scoring.views import entry
 from tournaments import links
 from tournaments.models import SeatConfirmation
 
@@ -174,21 +174,6 @@ def _urls(token: str) -> dict[str, str]:
     return urls
 
 
-def _hand_form(view: Any, data: Any = None) -> HandForm:
-    return HandForm(
-        data, rules=view.rules, names=view.names, state=view.state, initial={"version": view.hanchan.version}
-    )
-
-
-def _scores_form(view: Any, game: Hanchan, data: Any = None) -> FinalScoresForm:
-    initial: dict[str, Any] = {"version": game.version, "sticks": game.final_sticks}
-    chombos = chombo_penalties_by_seat(game)
-    for seat in view.seats:
-        initial[f"score_{seat.seat}"] = seat.final_score
-        initial[f"chombo_{seat.seat}"] = chombos[seat.seat]
-    return FinalScoresForm(data, initial=initial, names=view.names)
-
-
 def _page(
     request: HttpRequest,
     access: links.TableAccess,
@@ -217,11 +202,11 @@ def _page(
     }
     if access.can_enter:
         if game.entry_mode == Hanchan.EntryMode.HANDS:
-            context["form"] = hand_form or _hand_form(view)
+            context["form"] = hand_form or entry.hand_form(view)
             context["undo_form"] = undo_form or ReasonForm(initial={"version": game.version})
             context["finish_form"] = finish_form or ReasonForm(initial={"version": game.version})
         else:
-            context["scores_form"] = scores_form or _scores_form(view, game)
+            context["scores_form"] = scores_form or entry.final_scores_form(view, game)
             context["expected_sum"] = engine.expected_total(view.rules, 0)
     if not access.can_enter:
         # An entry refused because the game was handed in meanwhile: its form is no longer on the page,
@@ -254,10 +239,6 @@ def _back(access: links.TableAccess) -> HttpResponse:
     return redirect("tournaments:table", access.link.token)
 
 
-def _messages_of(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
-
-
 @token_view
 @require_http_methods(["GET", "HEAD"])
 def table(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
@@ -268,7 +249,7 @@ def table(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
 @require_POST
 def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     view = game_view(access.game)
-    form = _hand_form(view, request.POST)
+    form = entry.hand_form(view, request.POST)
     if form.is_valid() and form.hand is not None:
         try:
             row = links.enter_hand(
@@ -276,20 +257,14 @@ def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
                 hand=form.hand,
                 ip=client_ip(request),
                 expected_version=form.cleaned_data.get("version"),
-                tiles=[form.data.get("tiles")] if form.cleaned_data.get("tiles") else None,
+                tiles=entry.hand_tiles(form),
             )
         except services.GameChanged as exc:
             return _changed(request, access, exc)
         except ValidationError as exc:
             form.apply_engine_error(exc)
         else:
-            if row.already_saved:
-                messages.info(
-                    request,
-                    gettext("This hand was already saved (hand %(number)s).") % {"number": row.number},
-                )
-            else:
-                messages.success(request, gettext("Hand %(number)s saved.") % {"number": row.number})
+            entry.say_hand_saved(request, row)
             return _back(access)
     return _page(request, access, hand_form=form, status=422)
 
@@ -299,19 +274,12 @@ def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
 def preview(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     """The payments the hand being entered would make (htmx partial), as on the organiser's page."""
     view = game_view(access.game)
-    form = _hand_form(view, request.POST)
-    context: dict[str, Any] = {"game": view, "form": form}
-    if not access.can_enter:
-        context["error"] = str(links.HANDED_IN if access.game.submitted_at else links.FINISHED)
-    elif form.is_valid() and form.hand is not None:
-        try:
-            outcome = services.preview(access.game, form.hand)
-            context["outcome"] = outcome
-            context["rows"] = list(zip(view.names, outcome.deltas, outcome.scores, strict=True))
-        except ValidationError as exc:
-            context["error"] = _messages_of(exc)
+    form = entry.hand_form(view, request.POST)
+    if access.can_enter:
+        context = entry.preview_context(access.game, view, form)
     else:
-        context["error"] = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        context = {"game": view, "form": form}
+        context["error"] = str(links.HANDED_IN if access.game.submitted_at else links.FINISHED)
     return render(request, "scoring/manage/_preview.html", context)
 
 
