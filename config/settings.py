@@ -122,6 +122,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
 def cache_from_url(url: str) -> dict[str, Any]:
     """A ``CACHES["default"]`` from ``CACHE_URL``: where the pages that many people read are kept.
 

@@ -21,6 +21,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
+from .engine_text import rules_in_words as rules_text
 from .forms import EventAdminForm
 from .models import Club, Event, Hanchan, HistoryEntry, Player, Registration, Seat
 
@@ -94,11 +95,11 @@ class ClubAdmin(admin.ModelAdmin):
             .annotate(_players=Count("players", distinct=True), _events=Count("events", distinct=True))
         )
 
-    @admin.display(description="players", ordering="_players")
+    @admin.display(description=gettext_lazy("players"), ordering="_players")
     def player_count(self, obj: Club) -> int:
         return obj._players  # type: ignore[attr-defined]
 
-    @admin.display(description="events", ordering="_events")
+    @admin.display(description=gettext_lazy("events"), ordering="_events")
     def event_count(self, obj: Club) -> int:
         return obj._events  # type: ignore[attr-defined]
 
@@ -138,15 +139,19 @@ class EventAdmin(admin.ModelAdmin):
             fields += ["ruleset", "rules_in_words"]
         return fields
 
-    @admin.display(description="preset")
+    @admin.display(description=gettext_lazy("preset"))
     def preset(self, obj: Event) -> str:
         return str((obj.ruleset or {}).get("preset", "")) if isinstance(obj.ruleset, dict) else ""
 
-    @admin.display(description="rules in words")
+    @admin.display(description=gettext_lazy("rules in words"))
     def rules_in_words(self, obj: Event) -> str:
         return format_html(
             "<table>{}</table>",
-            format_html_join("", "<tr><td>{}</td><td>{}</td></tr>", obj.rules.describe()),
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td></tr>",
+                rules_text(obj.rules),
+            ),
         )
 
 
@@ -166,7 +171,7 @@ class RegistrationAdmin(admin.ModelAdmin):
     ordering = ["event", "player__display_name"]
     readonly_fields = ["created_at"]
 
-    @admin.display(description="EMA number", ordering="player__ema_number")
+    @admin.display(description=gettext_lazy("EMA number"), ordering="player__ema_number")
     def ema_number(self, obj: Registration) -> str:
         return obj.player.ema_number or ""
 
@@ -226,7 +231,7 @@ class HanchanAdmin(ReadOnlyAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Hanchan]:
         return super().get_queryset(request).prefetch_related("seats__player")
 
-    @admin.display(description="players (E, S, W, N)")
+    @admin.display(description=gettext_lazy("players (E, S, W, N)"))
     def players(self, obj: Hanchan) -> str:
         seats = sorted(obj.seats.all(), key=lambda s: s.seat)
         return ", ".join(s.player.display_name for s in seats)

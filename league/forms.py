@@ -10,41 +10,48 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, ValidationError
 from django.http import QueryDict
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.engine import PRESETS, SETTINGS, Ruleset, RulesetError, make_ruleset
 from scoring.engine.ruleset import POINTS_MAX
 
 from .countries import country_choices
+from .engine_text import engine_message
 from .models import Event, Player
 from .services import EVENT_DETAILS, PASTE_MAX_CHARS, PASTE_MAX_LINES
 
 DEFAULT_PRESET = "ema2016"
 
-PRESET_LABELS: dict[str, str] = {
-    "ema2016": "EMA 2016 (Riichi Competition Rules)",
-    "ema2025": "EMA 2025 (as 2016, with kiriage mangan)",
-    "wrc2022": "WRC 2022 (World Riichi Championship)",
+# Lazy strings: shown in the reader's language (``preset_label`` and ``_words`` turn them into text).
+PRESET_LABELS: dict[str, Any] = {
+    "ema2016": gettext_lazy("EMA 2016 (Riichi Competition Rules)"),
+    "ema2025": gettext_lazy("EMA 2025 (as 2016, with kiriage mangan)"),
+    "wrc2022": gettext_lazy("WRC 2022 (World Riichi Championship)"),
     "mleague": "M-League",
-    "tenhou": "Tenhou (online)",
+    "tenhou": gettext_lazy("Tenhou (online)"),
 }
 
-# Words for choice values whose key alone reads badly.
-CHOICE_WORDS: dict[str, str] = {
-    "own_back": "own deposit back, the nearest the rest",
-    "seat_order": "earlier seat places higher",
-    "reverse_mangan": "reverse mangan at the table",
-    "one_more_hand": "one more hand",
-    "end_after_hand": "end after the current hand",
-    "none": "no time limit",
-    "first": "to the first place",
-    "lost": "lost",
-    "each": "each winner",
-    "win": "all three win",
-    "abort": "abortive draw",
+# Words for choice values whose key alone reads badly (or is an English word a reader needs in their
+# language); the other values are Japanese terms (hanchan, atamahane, sanbaiman, yaku), shown as they are.
+CHOICE_WORDS: dict[str, Any] = {
+    "own_back": gettext_lazy("own deposit back, the nearest the rest"),
+    "seat_order": gettext_lazy("earlier seat places higher"),
+    "reverse_mangan": gettext_lazy("reverse mangan at the table"),
+    "one_more_hand": gettext_lazy("one more hand"),
+    "end_after_hand": gettext_lazy("end after the current hand"),
+    "none": gettext_lazy("no time limit"),
+    "first": gettext_lazy("to the first place"),
+    "lost": gettext_lazy("lost"),
+    "each": gettext_lazy("each winner"),
+    "win": gettext_lazy("all three win"),
+    "abort": gettext_lazy("abortive draw"),
+    "split": gettext_lazy("split"),
+    "deduction": gettext_lazy("deduction"),
+    "forbidden": gettext_lazy("forbidden"),
+    "nearest": gettext_lazy("nearest"),
 }
 
 POINTS_LIMIT = POINTS_MAX  # the engine's bound, so the field says it before the engine does
@@ -57,7 +64,7 @@ def _country_options() -> list[tuple[str, str]]:
 
 def preset_label(name: str) -> str:
     """A preset's name for people (an unknown name is shown as it is)."""
-    return PRESET_LABELS.get(name, name)
+    return str(PRESET_LABELS.get(name, name))
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -70,7 +77,7 @@ def chosen_preset(value: Any) -> str:
 
 
 def _words(value: str) -> str:
-    text = CHOICE_WORDS.get(value, value.replace("_", " "))
+    text = str(CHOICE_WORDS.get(value, value.replace("_", " ")))
     return text[:1].upper() + text[1:]
 
 
@@ -78,12 +85,14 @@ class UmaWidget(forms.MultiWidget):
     """Four number inputs side by side: 1st, 2nd, 3rd, 4th place."""
 
     def __init__(self, attrs: dict[str, Any] | None = None) -> None:
-        places = ("1st", "2nd", "3rd", "4th")
+        places = (
+            gettext_lazy("Uma for 1st place"),
+            gettext_lazy("Uma for 2nd place"),
+            gettext_lazy("Uma for 3rd place"),
+            gettext_lazy("Uma for 4th place"),
+        )
         super().__init__(
-            [
-                forms.NumberInput(attrs={"aria-label": f"Uma for {p} place", "inputmode": "numeric"})
-                for p in places
-            ],
+            [forms.NumberInput(attrs={"aria-label": label, "inputmode": "numeric"}) for label in places],
             attrs,
         )
 
@@ -107,9 +116,10 @@ class UmaField(forms.MultiValueField):
 
 
 def setting_field(name: str) -> forms.Field:
-    """The form field for one ruleset setting, labelled with what it means."""
+    """The form field for one ruleset setting, labelled with what it means (in the reader's language:
+    the engine marks each meaning for the catalogues)."""
     setting = SETTINGS[name]
-    label = setting.meaning
+    label = gettext(setting.meaning)
     if name == "uma":
         return UmaField(label=label)
     if setting.kind is bool:
@@ -141,10 +151,11 @@ class RulesForm(forms.Form):
     """
 
     preset = forms.ChoiceField(
-        label="Rules preset",
+        label=gettext_lazy("Rules preset"),
         choices=preset_choices,
-        help_text="Choosing a preset fills in its settings below; change any setting your event plays "
-        "differently.",
+        help_text=gettext_lazy(
+            "Choosing a preset fills in its settings below; change any setting your event plays differently."
+        ),
     )
 
     def __init__(
@@ -170,7 +181,7 @@ class RulesForm(forms.Form):
             try:
                 make_ruleset(cleaned["preset"], self.overrides())
             except RulesetError as exc:
-                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+                self.add_error(exc.field if exc.field in self.fields else None, engine_message(exc))
         return cleaned
 
     def setting_fields(self) -> list[forms.BoundField]:
@@ -218,44 +229,56 @@ class RulesForm(forms.Form):
 class EventDetailsForm(forms.Form):
     """What an event is besides its rules: shared by the new-event and edit forms."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
     # An <input type="date"> reads only ISO dates: never the language's own format (10.01.2025 in Polish
     # would show an empty field, and saving would blank the date).
-    start_date = forms.DateField(required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"))
-    end_date = forms.DateField(required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"))
-    city = forms.CharField(max_length=80, required=False)
-    country = forms.ChoiceField(choices=_country_options, required=False)
-    visibility = forms.ChoiceField(choices=Event.Visibility.choices)
+    start_date = forms.DateField(
+        label=gettext_lazy("Start date"),
+        required=False,
+        widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"),
+    )
+    end_date = forms.DateField(
+        label=gettext_lazy("End date"),
+        required=False,
+        widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d"),
+    )
+    city = forms.CharField(label=gettext_lazy("City"), max_length=80, required=False)
+    country = forms.ChoiceField(label=gettext_lazy("Country"), choices=_country_options, required=False)
+    visibility = forms.ChoiceField(label=gettext_lazy("Visibility"), choices=Event.Visibility.choices)
     min_games = forms.IntegerField(
-        label="Minimum games",
+        label=gettext_lazy("Minimum games"),
         min_value=0,
         max_value=10_000,
         initial=0,
-        help_text="Games a player needs to be ranked in the standings (0: everyone is ranked).",
+        help_text=gettext_lazy("Games a player needs to be ranked in the standings (0: everyone is ranked)."),
     )
     tie_break = forms.ChoiceField(
         required=False,
-        label="Standings tie-breaks",
+        label=gettext_lazy("Standings tie-breaks"),
         choices=Event.TieBreak.choices,
         initial=Event.TieBreak.POINTS_PLACEMENT_GAMES,
     )
     substitute_credit = forms.ChoiceField(
         required=False,
-        label="Games played by a substitute",
+        label=gettext_lazy("Games played by a substitute"),
         choices=Event.SubstituteCredit.choices,
         initial=Event.SubstituteCredit.REGISTERED,
-        help_text="Tournaments: how a substitute's game counts for the player it replaces.",
+        help_text=gettext_lazy("Tournaments: how a substitute's game counts for the player it replaces."),
     )
     substitute_fixed_result = forms.IntegerField(
         required=False,
-        label="Fixed result for a replaced player",
+        label=gettext_lazy("Fixed result for a replaced player"),
         initial=0,
         min_value=-200_000,
         max_value=200_000,
-        help_text="In points, when substitutes earn a fixed result.",
+        help_text=gettext_lazy("In points, when substitutes earn a fixed result."),
     )
-    ema_days = forms.IntegerField(required=False, label="Days (MERS)", initial=1, min_value=1, max_value=3)
-    ema_qualification = forms.BooleanField(label="Qualification required (MERS)", required=False)
+    ema_days = forms.IntegerField(
+        required=False, label=gettext_lazy("Days (MERS)"), initial=1, min_value=1, max_value=3
+    )
+    ema_qualification = forms.BooleanField(
+        label=gettext_lazy("Qualification required (MERS)"), required=False
+    )
     # -- the tournament day (tournaments/links.py, tournaments/clock.py): tournaments only ------------
     round_minutes = forms.IntegerField(
         required=False,
@@ -372,9 +395,12 @@ class EventForm(EventDetailsForm, RulesForm):
     """A new event: who, when, where, and its rules as a preset plus settings in plain words."""
 
     slug = forms.SlugField(
-        max_length=80, required=False, help_text="The event's address. Leave blank to make it from the name."
+        label=gettext_lazy("Slug"),
+        max_length=80,
+        required=False,
+        help_text=gettext_lazy("The event's address. Leave blank to make it from the name."),
     )
-    kind = forms.ChoiceField(choices=Event.Kind.choices)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=Event.Kind.choices)
 
     field_order = ["name", "slug", "kind", *EventDetailsForm.DETAILS[1:], "preset"]
 
@@ -400,17 +426,21 @@ class EventEditForm(EventDetailsForm, RulesForm):
 class PlayerForm(forms.Form):
     """A player's details: shared by registering a player and editing one."""
 
-    display_name = forms.CharField(max_length=80, help_text="The name shown in standings.")
-    given_name = forms.CharField(max_length=80, required=False)
-    family_name = forms.CharField(max_length=80, required=False)
+    display_name = forms.CharField(
+        label=gettext_lazy("Display name"),
+        max_length=80,
+        help_text=gettext_lazy("The name shown in standings."),
+    )
+    given_name = forms.CharField(label=gettext_lazy("Given name"), max_length=80, required=False)
+    family_name = forms.CharField(label=gettext_lazy("Family name"), max_length=80, required=False)
     ema_number = forms.CharField(
-        label="EMA number",
+        label=gettext_lazy("EMA number"),
         max_length=20,
         required=False,
-        help_text="8 digits, leading zeros included (e.g. 04390002). Optional.",
+        help_text=gettext_lazy("8 digits, leading zeros included (e.g. 04390002). Optional."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    country = forms.ChoiceField(choices=_country_options, required=False)
+    country = forms.ChoiceField(label=gettext_lazy("Country"), choices=_country_options, required=False)
     # Online names: an imported Tenhou or Mahjong Soul log finds the player by them (scoring/online.py).
     tenhou_name = forms.CharField(
         label=gettext_lazy("Tenhou name"),
@@ -453,8 +483,10 @@ class RegisterPlayerForm(PlayerForm):
 
     is_substitute = forms.BooleanField(
         required=False,
-        label="Substitute",
-        help_text="Fills tables and replaces players who drop out; not listed in the standings.",
+        label=gettext_lazy("Substitute"),
+        help_text=gettext_lazy(
+            "Fills tables and replaces players who drop out; not listed in the standings."
+        ),
     )
 
 
@@ -483,6 +515,17 @@ class RegisterPlayersCsvForm(forms.Form):
     )
 
 
+def _field_label(key: str) -> str:
+    """A field a form does not show, named for people: its model's verbose name (in the reader's
+    language), or the key with spaces when no model has it."""
+    for model in (Event, Player):
+        try:
+            return str(model._meta.get_field(key).verbose_name)
+        except FieldDoesNotExist:
+            continue
+    return key.replace("_", " ")
+
+
 def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
     """Put a service's ValidationError on the form: on the field it names when the form has that field,
     otherwise at the top of the form (so no message is ever lost)."""
@@ -492,7 +535,12 @@ def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
     for key, errors in exc.error_dict.items():
         target = key if key in form.fields else None
         if target is None and key != NON_FIELD_ERRORS:
-            errors = [ValidationError(f"{key.replace('_', ' ')}: {m}") for e in errors for m in e.messages]
+            label = _field_label(key)
+            errors = [
+                ValidationError(gettext("%(field)s: %(message)s") % {"field": label, "message": m})
+                for e in errors
+                for m in e.messages
+            ]
         form.add_error(target, errors)
 
 

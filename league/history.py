@@ -14,11 +14,59 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from .models import Event, Hanchan, HistoryEntry
 from .versions import bump_results
 
 SUMMARY_LENGTH = 300  # HistoryEntry.summary
 REASON_LENGTH = 300  # HistoryEntry.reason
+
+
+# How a summary names a changed field ("min games: 0 → 3"), in the writer's language. A field not listed
+# is named by its key with spaces (a ruleset's settings keep their keys: the game record's names).
+FIELD_LABELS: dict[str, Any] = {
+    # events
+    "name": gettext_lazy("name"),
+    "start_date": gettext_lazy("start date"),
+    "end_date": gettext_lazy("end date"),
+    "city": gettext_lazy("city"),
+    "country": gettext_lazy("country"),
+    "visibility": gettext_lazy("visibility"),
+    "min_games": gettext_lazy("min games"),
+    "tie_break": gettext_lazy("tie break"),
+    "substitute_credit": gettext_lazy("substitute credit"),
+    "substitute_fixed_result": gettext_lazy("substitute fixed result"),
+    "ema_days": gettext_lazy("days (MERS)"),
+    "ema_qualification": gettext_lazy("qualification required (MERS)"),
+    "round_minutes": gettext_lazy("round minutes"),
+    "table_entry": gettext_lazy("table entry"),
+    "table_entry_mode": gettext_lazy("table entry mode"),
+    "confirmation": gettext_lazy("confirmation"),
+    "standings_hidden_after_round": gettext_lazy("standings hidden after round"),
+    "standings_released_at": gettext_lazy("standings released at"),
+    "online": gettext_lazy("online"),
+    "online_lobby": gettext_lazy("online lobby"),
+    "ruleset": gettext_lazy("ruleset"),
+    # players
+    "display_name": gettext_lazy("display name"),
+    "given_name": gettext_lazy("given name"),
+    "family_name": gettext_lazy("family name"),
+    "ema_number": gettext_lazy("EMA number"),
+    "tenhou_name": gettext_lazy("Tenhou name"),
+    "mahjongsoul_name": gettext_lazy("Mahjong Soul nickname"),
+    "mahjongsoul_id": gettext_lazy("Mahjong Soul friend ID"),
+    # games (scoring's final scores)
+    "scores": gettext_lazy("scores"),
+    "sticks": gettext_lazy("sticks"),
+    "chombos": gettext_lazy("chombos"),
+    "chombo_penalties": gettext_lazy("chombo penalties"),
+}
+
+
+def field_label(name: str) -> str:
+    """A changed field as a summary names it (see ``FIELD_LABELS``)."""
+    return str(FIELD_LABELS.get(name, name.replace("_", " ")))
 
 
 _VIA: ContextVar[tuple[str, str | None]] = ContextVar("history_via", default=("", None))
@@ -61,7 +109,7 @@ def _shown(value: Any) -> str:
     if value is None or value == "" or value == []:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, list):
         return "/".join(_shown(v) for v in value)
     if isinstance(value, dict):
@@ -85,7 +133,7 @@ def changes(
         if a == b:
             continue
         old[name], new[name] = a, b
-        label = name.replace("_", " ")
+        label = field_label(name)
         if isinstance(a, dict) and isinstance(b, dict):  # a ruleset: name the settings that changed
             inner = changes(a, b, [*a, *(k for k in b if k not in a)])[2]
             parts.append(f"{label}: {inner}")

@@ -6,21 +6,25 @@ What happened at the table and what it is worth lives in ``scoring``; this app i
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.engine import EngineError, Ruleset, ruleset_from_spec
 
 from .countries import EMA_PREFIXES
+from .engine_text import engine_message
 
 ema_number_validator = RegexValidator(
-    r"^\d{8}$", "An EMA number is 8 digits, leading zeros included (e.g. 04390002)."
+    r"^\d{8}$", _("An EMA number is 8 digits, leading zeros included (e.g. 04390002).")
 )
 
 
@@ -29,7 +33,7 @@ def validate_ema_prefix(value: str) -> None:
     known = set(EMA_PREFIXES) | set(getattr(settings, "TENBOU_EXTRA_EMA_PREFIXES", ()))
     if value and value[:2] not in known:
         raise ValidationError(
-            "EMA number %(value)s: the first two digits must be an EMA member country code.",
+            _("EMA number %(value)s: the first two digits must be an EMA member country code."),
             params={"value": value},
             code="ema_prefix",
         )
@@ -38,15 +42,19 @@ def validate_ema_prefix(value: str) -> None:
 class Club(models.Model):
     """A club: it runs leagues and tournaments, and its organisers manage them."""
 
-    name = models.CharField(max_length=120, unique=True)
-    slug = models.SlugField(max_length=60, unique=True)
-    city = models.CharField(max_length=80, blank=True)
-    country = CountryField(blank=True)
-    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    country = CountryField(_("country"), blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("organisers"), related_name="organised_clubs", blank=True
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -55,21 +63,33 @@ class Club(models.Model):
 class Player(models.Model):
     """A person who plays. The EMA number is optional (a tournament may have non-EMA players)."""
 
-    display_name = models.CharField(max_length=80)
-    given_name = models.CharField(max_length=80, blank=True)
-    family_name = models.CharField(max_length=80, blank=True)
+    display_name = models.CharField(_("display name"), max_length=80)
+    given_name = models.CharField(_("given name"), max_length=80, blank=True)
+    family_name = models.CharField(_("family name"), max_length=80, blank=True)
     ema_number = models.CharField(
-        "EMA number",
+        _("EMA number"),
         max_length=8,
         unique=True,
         null=True,
         blank=True,
         validators=[ema_number_validator, validate_ema_prefix],
     )
-    country = CountryField(blank=True)
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", null=True, blank=True)
+    country = CountryField(_("country"), blank=True)
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        verbose_name=_("club"),
+        related_name="players",
+        null=True,
+        blank=True,
+    )
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="player"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        related_name="player",
     )
     # Online names, so that imported Tenhou and Mahjong Soul logs find their players.
     tenhou_name = models.CharField(_("Tenhou name"), max_length=40, blank=True)
@@ -77,11 +97,13 @@ class Player(models.Model):
     mahjongsoul_id = models.CharField(_("Mahjong Soul friend ID"), max_length=20, blank=True)
     # Bumped in the same transaction as every change of this player's results: the cache key of the pages
     # that show them (a cached page is never stale, and nothing waits for a timer).
-    results_version = models.PositiveBigIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(default=timezone.now)
+    results_version = models.PositiveBigIntegerField(_("results version"), default=0, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["display_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(fields=["club", "display_name"], name="unique_player_name_per_club"),
         ]
@@ -101,54 +123,66 @@ class Event(models.Model):
     """A club league (a season) or a tournament, with the effective ruleset it is played under."""
 
     class Kind(models.TextChoices):
-        LEAGUE = "league", "Club league"
-        TOURNAMENT = "tournament", "Tournament"
+        LEAGUE = "league", _("Club league")
+        TOURNAMENT = "tournament", _("Tournament")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        MEMBERS = "members", "Members only (login needed)"
+        PUBLIC = "public", _("Public")
+        MEMBERS = "members", _("Members only (login needed)")
 
     class TieBreak(models.TextChoices):
-        POINTS_PLACEMENT_GAMES = "points,placement,games", "Points, then average placement, then games"
-        POINTS_GAMES_PLACEMENT = "points,games,placement", "Points, then games, then average placement"
-        POINTS_PLACEMENT = "points,placement", "Points, then average placement"
+        POINTS_PLACEMENT_GAMES = "points,placement,games", _("Points, then average placement, then games")
+        POINTS_GAMES_PLACEMENT = "points,games,placement", _("Points, then games, then average placement")
+        POINTS_PLACEMENT = "points,placement", _("Points, then average placement")
 
-    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.LEAGUE)
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
-    start_date = models.DateField(null=True, blank=True)
-    end_date = models.DateField(null=True, blank=True)
-    city = models.CharField(max_length=80, blank=True)
-    country = CountryField(blank=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.LEAGUE)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, verbose_name=_("club"), related_name="events")
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    country = CountryField(_("country"), blank=True)
     ruleset = models.JSONField(
-        help_text="The effective settings (a preset with overrides applied), stored in full so that a "
-        "later change to a preset never rewrites this event's results."
+        _("ruleset"),
+        help_text=_(
+            "The effective settings (a preset with overrides applied), stored in full so that a "
+            "later change to a preset never rewrites this event's results."
+        ),
     )
-    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
     min_games = models.PositiveIntegerField(
-        default=0, help_text="Games a player needs to be ranked in the standings (0: everyone is ranked)."
+        _("min games"),
+        default=0,
+        help_text=_("Games a player needs to be ranked in the standings (0: everyone is ranked)."),
     )
     tie_break = models.CharField(
-        max_length=40, choices=TieBreak.choices, default=TieBreak.POINTS_PLACEMENT_GAMES
+        _("tie break"), max_length=40, choices=TieBreak.choices, default=TieBreak.POINTS_PLACEMENT_GAMES
     )
 
     class SubstituteCredit(models.TextChoices):
-        REGISTERED = "registered", "The registered player gets the substitute's result"
-        FIXED = "fixed", "The registered player gets a fixed result"
+        REGISTERED = "registered", _("The registered player gets the substitute's result")
+        FIXED = "fixed", _("The registered player gets a fixed result")
 
     substitute_credit = models.CharField(
+        _("substitute credit"),
         max_length=12,
         choices=SubstituteCredit.choices,
         default=SubstituteCredit.REGISTERED,
-        help_text="How a game played by a substitute counts for the registered player it replaces.",
+        help_text=_("How a game played by a substitute counts for the registered player it replaces."),
     )
     substitute_fixed_result = models.IntegerField(
-        default=0, help_text="The result credited to a replaced player when substitutes earn a fixed result."
+        _("substitute fixed result"),
+        default=0,
+        help_text=_("The result credited to a replaced player when substitutes earn a fixed result."),
     )
-    seating_seed = models.PositiveIntegerField(default=1, help_text="Seed of the generated seating.")
-    ema_days = models.PositiveSmallIntegerField("days (MERS)", default=1)
-    ema_qualification = models.BooleanField("qualification required (MERS)", default=False)
+    seating_seed = models.PositiveIntegerField(
+        _("seating seed"), default=1, help_text=_("Seed of the generated seating.")
+    )
+    ema_days = models.PositiveSmallIntegerField(_("days (MERS)"), default=1)
+    ema_qualification = models.BooleanField(_("qualification required (MERS)"), default=False)
 
     # -- tournament day ------------------------------------------------------------------------------
     class Confirmation(models.TextChoices):
@@ -182,7 +216,9 @@ class Event(models.Model):
         blank=True,
         help_text=_("For a final reveal: the public standings stop at this round until you release them."),
     )
-    standings_released_at = models.DateTimeField(null=True, blank=True, editable=False)
+    standings_released_at = models.DateTimeField(
+        _("standings released at"), null=True, blank=True, editable=False
+    )
 
     # -- online events -------------------------------------------------------------------------------
     class Online(models.TextChoices):
@@ -201,11 +237,13 @@ class Event(models.Model):
     )
 
     # Bumped in the same transaction as every change of this event's results: the cache key of its pages.
-    results_version = models.PositiveBigIntegerField(default=0, editable=False)
-    created_at = models.DateTimeField(default=timezone.now)
+    results_version = models.PositiveBigIntegerField(_("results version"), default=0, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["-start_date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
 
     def __str__(self) -> str:
         return self.name
@@ -226,10 +264,10 @@ class Event(models.Model):
         try:
             rules = ruleset_from_spec(self.ruleset)
         except EngineError as exc:
-            raise ValidationError({"ruleset": exc.message}) from None
+            raise ValidationError({"ruleset": engine_message(exc)}) from None
         self.ruleset = rules.to_dict()
         if self.start_date and self.end_date and self.end_date < self.start_date:
-            raise ValidationError({"end_date": "The event cannot end before it starts."})
+            raise ValidationError({"end_date": _("The event cannot end before it starts.")})
 
     def is_organised_by(self, user) -> bool:  # type: ignore[no-untyped-def]
         """Whether ``user`` may manage this event: staff, or an organiser of its club."""
@@ -241,68 +279,93 @@ class Event(models.Model):
 class Registration(models.Model):
     """A player taking part in an event; a substitute plays seats on behalf of registered players."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
-    is_substitute = models.BooleanField(default=False)
-    dropped_out = models.BooleanField(default=False)
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, verbose_name=_("event"), related_name="registrations"
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, verbose_name=_("player"), related_name="registrations"
+    )
+    is_substitute = models.BooleanField(_("is substitute"), default=False)
+    dropped_out = models.BooleanField(_("dropped out"), default=False)
     withdrawn_at = models.DateTimeField(
+        _("withdrawn at"),
         null=True,
         blank=True,
-        help_text="Set when the registration is withdrawn: the games already played stay and count, but no "
-        "new game or seating includes the player.",
+        help_text=_(
+            "Set when the registration is withdrawn: the games already played stay and count, but no "
+            "new game or seating includes the player."
+        ),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["player__display_name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="unique_registration"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.event}"
+        return gettext("%(player)s in %(event)s") % {"player": self.player, "event": self.event}
 
 
 class Hanchan(models.Model):
     """One game of four players. Seats are East, South, West, North of the first hand (0–3)."""
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
-        VOID = "void", "Void"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        VOID = "void", _("Void")
 
     class EntryMode(models.TextChoices):
-        HANDS = "hands", "Hand by hand"
-        FINAL_SCORES = "final_scores", "Final scores"
+        HANDS = "hands", _("Hand by hand")
+        FINAL_SCORES = "final_scores", _("Final scores")
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="hanchans")
-    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
-    entry_mode = models.CharField(max_length=12, choices=EntryMode.choices, default=EntryMode.HANDS)
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, verbose_name=_("event"), related_name="hanchans"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round number"), null=True, blank=True)
+    table_number = models.PositiveSmallIntegerField(_("table number"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    entry_mode = models.CharField(
+        _("entry mode"), max_length=12, choices=EntryMode.choices, default=EntryMode.HANDS
+    )
     version = models.PositiveIntegerField(
-        default=0, help_text="Bumped by every change, so that two organisers never overwrite each other."
+        _("version"),
+        default=0,
+        help_text=_("Bumped by every change, so that two organisers never overwrite each other."),
     )
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        verbose_name=_("entered by"),
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
     played_on = models.DateField(
+        _("played on"),
         default=timezone.localdate,
-        help_text="When the game was played: the game lists and the standings' date filters use it.",
+        help_text=_("When the game was played: the game lists and the standings' date filters use it."),
     )
-    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # A table that entered its own game handed it in at this time; under the event's confirmation
     # setting it stays in progress (and out of the standings) until confirmed.
-    submitted_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     # The online log this game was imported from (Tenhou or Mahjong Soul log id): imported once per event.
-    source_log_id = models.CharField(max_length=80, blank=True, default="")
+    source_log_id = models.CharField(_("source log id"), max_length=80, blank=True, default="")
     final_sticks = models.PositiveSmallIntegerField(
-        default=0, help_text="Riichi sticks left on the table at the end (final-score entry)."
+        _("final sticks"),
+        default=0,
+        help_text=_("Riichi sticks left on the table at the end (final-score entry)."),
     )
 
     class Meta:
         ordering = ["-played_on", "-created_at"]
+        verbose_name = _("hanchan")
+        verbose_name_plural = _("hanchans")
         indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "played_on"])]
         constraints = [
             models.UniqueConstraint(
@@ -313,8 +376,14 @@ class Hanchan(models.Model):
         ]
 
     def __str__(self) -> str:
-        where = f" round {self.round_number} table {self.table_number}" if self.round_number else ""
-        return f"{self.event}{where} #{self.pk}"
+        if self.round_number:
+            return gettext("%(event)s round %(round)s table %(table)s #%(id)s") % {
+                "event": self.event,
+                "round": self.round_number,
+                "table": self.table_number,
+                "id": self.pk,
+            }
+        return gettext("%(event)s #%(id)s") % {"event": self.event, "id": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("scoring:game", args=[self.pk])
@@ -327,18 +396,40 @@ class Hanchan(models.Model):
 class Seat(models.Model):
     """Who sat in a seat of a hanchan; ``on_behalf_of`` is the registered player a substitute replaces."""
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField(choices=[(0, "East"), (1, "South"), (2, "West"), (3, "North")])
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, verbose_name=_("hanchan"), related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(
+        _("seat"),
+        choices=[
+            (0, pgettext_lazy("seat wind", "East")),
+            (1, pgettext_lazy("seat wind", "South")),
+            (2, pgettext_lazy("seat wind", "West")),
+            (3, pgettext_lazy("seat wind", "North")),
+        ],
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, verbose_name=_("player"), related_name="seats"
+    )
     on_behalf_of = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="substituted_seats"
+        Player,
+        on_delete=models.PROTECT,
+        verbose_name=_("on behalf of"),
+        null=True,
+        blank=True,
+        related_name="substituted_seats",
     )
     final_score = models.IntegerField(
-        null=True, blank=True, help_text="The final score, for games entered as final scores."
+        _("final score"),
+        null=True,
+        blank=True,
+        help_text=_("The final score, for games entered as final scores."),
     )
 
     class Meta:
         ordering = ["hanchan", "seat"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_seat"),
             models.UniqueConstraint(fields=["hanchan", "player"], name="unique_player_per_hanchan"),
@@ -361,27 +452,104 @@ class HistoryEntry(models.Model):
     the other way). The table keeps the name it was created with in scoring.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, verbose_name=_("event"), related_name="history"
+    )
     hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.CASCADE, null=True, blank=True, related_name="history"
+        Hanchan,
+        on_delete=models.CASCADE,
+        verbose_name=_("hanchan"),
+        null=True,
+        blank=True,
+        related_name="history",
     )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    action = models.CharField(max_length=40)
-    summary = models.CharField(max_length=300)
-    reason = models.CharField(max_length=300, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(_("action"), max_length=40)
+    summary = models.CharField(_("summary"), max_length=300)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    at = models.DateTimeField(_("at"), default=timezone.now)
     # A change made without an account, through a table's entry link: "table 5 (link)", and from where.
-    via = models.CharField(max_length=60, blank=True)
-    ip = models.GenericIPAddressField(null=True, blank=True)
+    via = models.CharField(_("via"), max_length=60, blank=True)
+    ip = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
 
     class Meta:
         db_table = "scoring_historyentry"
         ordering = ["-at", "-id"]
-        verbose_name_plural = "history entries"
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history entries")
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+    @property
+    def via_label(self) -> str:
+        """Where the change came from, in the reader's language: ``via`` is stored as data in English
+        ("table 5 (link)", written by tournaments.links), so a page translates the forms it knows."""
+        found = _VIA_TABLE.match(self.via or "")
+        if found:
+            return gettext("table %(table)s (link)") % {"table": found.group(1)}
+        return self.via
+
+    @property
+    def action_label(self) -> str:
+        """The action in the reader's language (the stored ``action`` is a key that code filters on)."""
+        label = HISTORY_ACTIONS.get(self.action)
+        return str(label) if label is not None else self.action
+
+
+_VIA_TABLE = re.compile(r"^table (\w+) \(link\)$")
+
+# The history's action keys (stored in English: services and tests filter on them) and how a page says
+# them. A key missing here is shown as it is stored.
+HISTORY_ACTIONS = {
+    "event created": _("event created"),
+    "event edited": _("event edited"),
+    "rules changed": _("rules changed"),
+    "player registered": _("player registered"),
+    "player edited": _("player edited"),
+    "player unregistered": _("player unregistered"),
+    "player withdrawn": _("player withdrawn"),
+    "player restored": _("player restored"),
+    "player replaced": _("player replaced"),
+    "players swapped": _("players swapped"),
+    "game started": _("game started"),
+    "game imported": _("game imported"),
+    "game finished": _("game finished"),
+    "game reopened": _("game reopened"),
+    "game voided": _("game voided"),
+    "date changed": _("date changed"),
+    "hand recorded": _("hand recorded"),
+    "hand corrected": _("hand corrected"),
+    "hand undone": _("hand undone"),
+    "final scores corrected": _("final scores corrected"),
+    "penalty given": _("penalty given"),
+    "penalty cancelled": _("penalty cancelled"),
+    "seating generated": _("seating generated"),
+    "round reseated": _("round reseated"),
+    "rounds reseated": _("rounds reseated"),
+    "round_open": _("round opened"),
+    "round_close": _("round closed"),
+    "standings released": _("standings released"),
+    "clock started": _("clock started"),
+    "clock paused": _("clock paused"),
+    "clock adjusted": _("clock adjusted"),
+    "clock length": _("clock length changed"),
+    "entry mode set": _("entry mode set"),
+    "table link issued": _("table link issued"),
+    "table link revoked": _("table link revoked"),
+    "game handed in": _("game handed in"),
+    "game confirmed": _("game confirmed"),
+    "result confirmed by a player": _("result confirmed by a player"),
+    "referee called": _("referee called"),
+    "referee call cleared": _("referee call cleared"),
+    "game returned to the table": _("game returned to the table"),
+}

@@ -22,12 +22,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.engine import Ruleset, RulesetError, make_ruleset, ruleset_from_spec
 
 from . import history
 from .countries import lookup_country
+from .engine_text import engine_message
 from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
 from .versions import bump_results
 
@@ -37,19 +38,21 @@ logger = logging.getLogger("tenbou.league")
 
 _EMA_NUMBER = re.compile(r"[0-9]{8}")  # not \d: that also matches non-ASCII digits
 
-# Labels used to name a field in a per-line CSV error ("line 3: display name: …").
-_LABELS = {
-    "display_name": "display name",
-    "given_name": "given name",
-    "family_name": "family name",
-    "ema_number": "EMA number",
-    "country": "country",
-    "tenhou_name": "Tenhou name",
-    "mahjongsoul_name": "Mahjong Soul nickname",
-    "mahjongsoul_id": "Mahjong Soul friend ID",
+# Labels used to name a field in a per-line CSV error ("line 3: display name: …"), in the reader's
+# language (lazy: ``str()`` them where used).
+_LABELS: dict[str, Any] = {
+    "display_name": gettext_lazy("display name"),
+    "given_name": gettext_lazy("given name"),
+    "family_name": gettext_lazy("family name"),
+    "ema_number": gettext_lazy("EMA number"),
+    "country": gettext_lazy("country"),
+    "tenhou_name": gettext_lazy("Tenhou name"),
+    "mahjongsoul_name": gettext_lazy("Mahjong Soul nickname"),
+    "mahjongsoul_id": gettext_lazy("Mahjong Soul friend ID"),
 }
 
-CSV_COLUMNS = (
+# The pasted columns in order, named for people (the paste itself has no fixed header).
+CSV_COLUMNS = gettext_lazy(
     "display name, given name, family name, EMA number, country, Tenhou name, Mahjong Soul nickname, "
     "Mahjong Soul friend ID"
 )
@@ -80,8 +83,11 @@ def parse_country(value: str) -> str:
         return code
     raise ValidationError(
         {
-            "country": f"Country {text!r} is not known: use the two-letter ISO code (FR) or the "
-            "EMA three-letter code (FRA)."
+            "country": gettext(
+                "Country %(value)s is not known: use the two-letter ISO code (FR) or the EMA three-letter "
+                "code (FRA)."
+            )
+            % {"value": repr(text)}
         }
     )
 
@@ -93,7 +99,12 @@ def parse_ema_number(value: str | None) -> str | None:
         return None
     if not _EMA_NUMBER.fullmatch(text):
         raise ValidationError(
-            {"ema_number": f"EMA number {text} must be 8 digits, leading zeros included (e.g. 04390002)."}
+            {
+                "ema_number": gettext(
+                    "EMA number %(value)s must be 8 digits, leading zeros included (e.g. 04390002)."
+                )
+                % {"value": text}
+            }
         )
     try:
         validate_ema_prefix(text)
@@ -156,7 +167,7 @@ def create_event(
     try:
         rules = make_ruleset(preset, overrides)
     except RulesetError as exc:
-        raise ValidationError({exc.field or NON_FIELD_ERRORS: exc.message}) from None
+        raise ValidationError({exc.field or NON_FIELD_ERRORS: engine_message(exc)}) from None
     slug = (slug or "").strip() or _free_slug(slugify(name or ""))
     event = Event(
         club=club,
@@ -181,7 +192,7 @@ def create_event(
         with transaction.atomic():
             event.save()
     except IntegrityError:  # another organiser took the slug between the check and the save
-        raise ValidationError({"slug": "An event with this slug already exists."}) from None
+        raise ValidationError({"slug": gettext("An event with this slug already exists.")}) from None
     logger.info("event %s created in club %s by %s", event.slug, club.slug, user)
     history.log(
         event=event,
@@ -246,7 +257,7 @@ def _clean_player_data(
         "country": "",
     }
     if not data["display_name"]:
-        errors["display_name"] = ["A display name is needed (the name shown in standings)."]
+        errors["display_name"] = [gettext("A display name is needed (the name shown in standings).")]
     try:
         data["ema_number"] = parse_ema_number(ema_number)
     except ValidationError as exc:
@@ -326,7 +337,10 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
                 if data[key] and getattr(player, key) and data[key].lower() != getattr(player, key).lower():
                     known = " ".join(filter(None, [player.given_name, player.family_name]))
                     typed = " ".join(filter(None, [data["given_name"], data["family_name"]]))
-                    errors["ema_number"] = [f"EMA number {ema} belongs to {known}, not {typed}."]
+                    errors["ema_number"] = [
+                        gettext("EMA number %(number)s belongs to %(known)s, not %(typed)s.")
+                        % {"number": ema, "known": known, "typed": typed}
+                    ]
                     return None
     if player is None:
         same_name = list(Player.objects.filter(club=event.club_id, display_name__iexact=name))
@@ -334,8 +348,13 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
         player = (exact or same_name or [None])[0]
         if player is not None and ema and player.ema_number and player.ema_number != ema:
             errors["ema_number"] = [
-                f"{player.display_name} of {event.club} already has EMA number {player.ema_number}, "
-                f"not {ema}."
+                gettext("%(player)s of %(club)s already has EMA number %(number)s, not %(typed)s.")
+                % {
+                    "player": player.display_name,
+                    "club": event.club,
+                    "number": player.ema_number,
+                    "typed": ema,
+                }
             ]
             return None
     if player is None:
@@ -351,7 +370,10 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
             return None
         return _Plan(player=new, is_new=True)
     if Registration.objects.filter(event=event, player=player).exists():
-        errors[NON_FIELD_ERRORS] = [f"{player.display_name} is already registered in {event.name}."]
+        errors[NON_FIELD_ERRORS] = [
+            gettext("%(player)s is already registered in %(event)s.")
+            % {"player": player.display_name, "event": event.name}
+        ]
         return None
     if player.club_id != event.club_id:
         # A visiting player, found by their EMA number: register them as they are. Their details belong
@@ -405,7 +427,7 @@ def _saved(event: Event, plans: list[_Plan]) -> list[Registration]:
             return [_carry_out(event, plan) for plan in plans]
     except IntegrityError:
         raise ValidationError(
-            "Someone registered one of these players at the same time: nothing was saved, try again."
+            gettext("Someone registered one of these players at the same time: nothing was saved, try again.")
         ) from None
 
 
@@ -509,11 +531,11 @@ def _line_messages(number: int, errors: dict[str, list[str]]) -> list[str]:
     """``line 3: …`` messages, naming the column unless the message already does."""
     out = []
     for key, messages in errors.items():
-        label = _LABELS.get(key, "")
+        label = str(_LABELS.get(key, ""))
         for message in messages:
             if label and not message.lower().startswith(label.lower()):
-                message = f"{label}: {message}"
-            out.append(f"line {number}: {message}")
+                message = gettext("%(field)s: %(message)s") % {"field": label, "message": message}
+            out.append(gettext("line %(number)s: %(message)s") % {"number": number, "message": message})
     return out
 
 
@@ -546,7 +568,7 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     seen: dict[tuple[str, Any], int] = {}
     rows = _csv_rows(text)
     if not rows:
-        raise ValidationError(f"Paste at least one line: {CSV_COLUMNS}.")
+        raise ValidationError(gettext("Paste at least one line: %(columns)s.") % {"columns": CSV_COLUMNS})
     for number, fields in rows:
         if len(fields) > CSV_FIELDS:
             messages.append(
@@ -580,7 +602,10 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
         keys += [(key, data[key].casefold()) for key in ONLINE_NAMES if data.get(key)]
         clash = next((seen[k] for k in keys if k in seen), None)
         if clash is not None:
-            messages.append(f"line {number}: same player as line {clash} ({data['display_name']})")
+            messages.append(
+                gettext("line %(number)s: same player as line %(other)s (%(player)s)")
+                % {"number": number, "other": clash, "player": data["display_name"]}
+            )
             continue
         for key in keys:
             seen[key] = number
@@ -638,7 +663,7 @@ def _ruleset_of(spec: Any) -> Ruleset:
     try:
         return ruleset_from_spec(spec)
     except RulesetError as exc:
-        raise ValidationError({exc.field or "ruleset": exc.message}) from None
+        raise ValidationError({exc.field or "ruleset": engine_message(exc)}) from None
 
 
 @transaction.atomic

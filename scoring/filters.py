@@ -12,6 +12,7 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from league.models import Event
 
@@ -26,7 +27,7 @@ class StandingsForm(forms.Form):
         data = super().clean()
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
-            self.add_error("date_to", "The end date is before the start date.")
+            self.add_error("date_to", gettext("The end date is before the start date."))
         return data
 
 
@@ -47,17 +48,17 @@ class StandingsFilter(django_filters.FilterSet):
     date_from = django_filters.DateFilter(
         field_name="hanchan__played_on",
         lookup_expr="gte",
-        label="From",
+        label=pgettext_lazy("date range", "From"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),  # ISO whatever the language
     )
     date_to = django_filters.DateFilter(
         field_name="hanchan__played_on",
         lookup_expr="lte",
-        label="To",
+        label=pgettext_lazy("date range", "To"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),  # ISO whatever the language
     )
     min_games = CountFilter(
-        label="Minimum games",
+        label=gettext_lazy("Minimum games"),
         method="rank_only",
         min_value=0,
         max_value=100_000,
@@ -67,7 +68,7 @@ class StandingsFilter(django_filters.FilterSet):
     up_to_round = CountFilter(
         field_name="hanchan__round_number",
         lookup_expr="lte",
-        label="After round",
+        label=gettext_lazy("After round"),
         min_value=1,
         max_value=99,
         widget=forms.NumberInput(attrs={"min": 1, "inputmode": "numeric"}),

@@ -6,34 +6,38 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from league.collation import order_by_name
 from league.models import Hanchan, Player
 
 from . import engine, yaku_picker
-from .describe import ABORT_WORDS
+from .describe import ABORT_WORDS, RESULT_WORDS, wind_name
 from .engine.logs.yaku import YAKU_BY_NAME
 from .engine.tiles import TileHand, score_tiles
+from .services.errors import render_engine_error
 from .services.hanchan import default_played_on
 
 WINDS = engine.WINDS
 HAN_CHOICES = [("", "han")] + [(str(h), f"{h} han") for h in range(1, 14)]
 FU_CHOICES = [("", "fu")] + [(str(f), f"{f} fu") for f in sorted(engine.value.VALID_FU)]
-YAKUMAN_CHOICES = [("", "—"), ("1", "yakuman"), ("2", "double yakuman"), ("3", "triple yakuman")]
-RESULT_WORDS = {
-    "ron": "Ron",
-    "tsumo": "Tsumo",
-    "draw": "Exhaustive draw",
-    "abort": "Abortive draw",
-    "chombo": "Chombo",
-}
+YAKUMAN_CHOICES = [
+    ("", "—"),
+    ("1", gettext_lazy("yakuman")),
+    ("2", gettext_lazy("double yakuman")),
+    ("3", gettext_lazy("triple yakuman")),
+]
 EXTRA_WINS = (2, 3)
 
 
 def seat_labels(names: list[str], dealer: int) -> list[tuple[str, str]]:
     """Seat choices showing each player's wind in the coming hand: "Ann (East)"."""
-    return [(str(s), f"{names[s]} ({WINDS[(s - dealer) % 4]})") for s in range(4)]
+    return [(str(s), _seat_label(names[s], (s - dealer) % 4)) for s in range(4)]
+
+
+def _seat_label(name: str, wind: int) -> str:
+    """A player with their wind: "Ann (East)"."""
+    return gettext("%(name)s (%(wind)s)") % {"name": name, "wind": wind_name(wind)}
 
 
 def allowed_results(rules: engine.Ruleset) -> list[str]:
@@ -114,25 +118,38 @@ class HandForm(forms.Form):
     han = forms.TypedChoiceField(required=False, choices=HAN_CHOICES, coerce=int, empty_value=None)
     fu = forms.TypedChoiceField(required=False, choices=FU_CHOICES, coerce=int, empty_value=None)
     yakuman = forms.TypedChoiceField(required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None)
-    pao = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="Pao (liable)")
+    pao = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label=gettext_lazy("Pao (liable)")
+    )
     riichi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
     tenpai = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
     nagashi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
     seat = forms.TypedChoiceField(
-        required=False, widget=forms.RadioSelect, coerce=int, empty_value=None, label="Offender"
+        required=False,
+        widget=forms.RadioSelect,
+        coerce=int,
+        empty_value=None,
+        label=gettext_lazy("Offender"),
     )
     reason = forms.ChoiceField(
-        required=False, label="Abortive draw", choices=[("", "—")] + list(ABORT_WORDS.items())
+        required=False,
+        label=pgettext_lazy("hand outcome", "Abortive draw"),
+        choices=[("", "—")] + list(ABORT_WORDS.items()),
     )
     tiles = forms.CharField(
         required=False,
         max_length=60,
-        label="Tiles (optional)",
-        help_text="Concealed tiles with the winning tile, e.g. 123m456p789s22z555z",
+        label=gettext_lazy("Tiles (optional)"),
+        help_text=gettext_lazy("Concealed tiles with the winning tile, e.g. 123m456p789s22z555z"),
     )
-    win_tile = forms.CharField(required=False, max_length=4, label="Winning tile")
-    melds = forms.CharField(required=False, max_length=80, help_text="e.g. pon:555z, chi:123m")
-    dora = forms.CharField(required=False, max_length=20, label="Dora indicators")
+    win_tile = forms.CharField(required=False, max_length=4, label=gettext_lazy("Winning tile"))
+    melds = forms.CharField(
+        required=False,
+        max_length=80,
+        label=gettext_lazy("Melds"),
+        help_text=gettext_lazy("e.g. pon:555z, chi:123m"),
+    )
+    dora = forms.CharField(required=False, max_length=20, label=gettext_lazy("Dora indicators"))
     ura_dora = forms.CharField(
         required=False,
         max_length=20,
@@ -175,7 +192,7 @@ class HandForm(forms.Form):
                     choices=[("", "—")] + seats,
                     coerce=int,
                     empty_value=None,
-                    label=f"Winner {i}",
+                    label=gettext("Winner %(number)d") % {"number": i},
                     widget=forms.Select(attrs={"id": f"id_win{i}_winner"}),
                 )
                 self.fields[f"han_{i}"] = forms.TypedChoiceField(
@@ -183,7 +200,7 @@ class HandForm(forms.Form):
                     choices=HAN_CHOICES,
                     coerce=int,
                     empty_value=None,
-                    label="Han",
+                    label=gettext("Han"),
                     widget=forms.Select(attrs={"id": f"id_win{i}_han"}),
                 )
                 self.fields[f"fu_{i}"] = forms.TypedChoiceField(
@@ -191,7 +208,7 @@ class HandForm(forms.Form):
                     choices=FU_CHOICES,
                     coerce=int,
                     empty_value=None,
-                    label="Fu",
+                    label=gettext("Fu"),
                     widget=forms.Select(attrs={"id": f"id_win{i}_fu"}),
                 )
                 self.fields[f"yakuman_{i}"] = forms.TypedChoiceField(
@@ -199,7 +216,7 @@ class HandForm(forms.Form):
                     choices=YAKUMAN_CHOICES,
                     coerce=int,
                     empty_value=None,
-                    label="Yakuman",
+                    label=gettext("Yakuman"),
                     widget=forms.Select(attrs={"id": f"id_win{i}_yakuman"}),
                 )
         if not rules.nagashi_mangan:
@@ -377,7 +394,9 @@ class HandForm(forms.Form):
         try:
             score = score_tiles(hand, self.rules)
         except engine.TileError as exc:
-            self.add_error(exc.field if exc.field in self.fields else "tiles", exc.message)
+            self.add_error(
+                exc.field if exc.field in self.fields else "tiles", render_engine_error(exc, self.names)
+            )
             return None
         self.tile_score = score
         if score.yakuman:
@@ -419,7 +438,7 @@ class HandForm(forms.Form):
             engine.check_value(engine.HandValue(**value), tsumo=tsumo, rules=self.rules)
         except engine.RuleViolation as exc:
             field = f"{exc.field}{suffix}" if exc.field in ("han", "fu", "yakuman") else f"han{suffix}"
-            self.add_error(field if field in self.fields else None, exc.message)
+            self.add_error(field if field in self.fields else None, render_engine_error(exc, self.names))
             return None
         return engine.Win(winner, value["han"], value["fu"], value["yakuman"], pao, **facts)
 
@@ -450,10 +469,10 @@ class HandForm(forms.Form):
         if result in ("ron", "tsumo"):
             tsumo = result == "tsumo"
             if cleaned.get("winner") is None:
-                self.add_error("winner", "Pick the winner.")
+                self.add_error("winner", gettext("Pick the winner."))
                 return cleaned
             if not tsumo and cleaned.get("loser") is None:
-                self.add_error("loser", "Pick who discarded the winning tile.")
+                self.add_error("loser", gettext("Pick who discarded the winning tile."))
                 return cleaned
             wins = [self._win(cleaned, "", tsumo=tsumo, pao=cleaned.get("pao"))]
             if not tsumo:
@@ -473,7 +492,7 @@ class HandForm(forms.Form):
             self.hand = engine.Hand.abort(riichi=riichi, reason=cleaned.get("reason") or None)
         elif result == "chombo":
             if cleaned.get("seat") is None:
-                self.add_error("seat", "Pick who made the chombo.")
+                self.add_error("seat", gettext("Pick who made the chombo."))
                 return cleaned
             self.hand = engine.Hand.chombo(cleaned["seat"], riichi=riichi)
         return cleaned
@@ -522,13 +541,21 @@ class HandForm(forms.Form):
 class StartGameForm(forms.Form):
     """Four registered players in seat order, and how the game will be entered."""
 
-    east = forms.ModelChoiceField(queryset=Player.objects.none(), label="East")
-    south = forms.ModelChoiceField(queryset=Player.objects.none(), label="South")
-    west = forms.ModelChoiceField(queryset=Player.objects.none(), label="West")
-    north = forms.ModelChoiceField(queryset=Player.objects.none(), label="North")
-    entry_mode = forms.ChoiceField(choices=Hanchan.EntryMode.choices, initial=Hanchan.EntryMode.HANDS)
-    round_number = forms.IntegerField(required=False, min_value=1, max_value=99)
-    table_number = forms.IntegerField(required=False, min_value=1, max_value=999)
+    east = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "East"))
+    south = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "South"))
+    west = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "West"))
+    north = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "North"))
+    entry_mode = forms.ChoiceField(
+        choices=Hanchan.EntryMode.choices,
+        initial=Hanchan.EntryMode.HANDS,
+        label=gettext_lazy("Entry mode"),
+    )
+    round_number = forms.IntegerField(
+        required=False, min_value=1, max_value=99, label=gettext_lazy("Round number")
+    )
+    table_number = forms.IntegerField(
+        required=False, min_value=1, max_value=999, label=gettext_lazy("Table number")
+    )
     played_on = forms.DateField(
         label=gettext_lazy("Played on"),
         help_text=gettext_lazy("The game lists and the standings' date filters go by this date."),
@@ -552,7 +579,9 @@ class StartGameForm(forms.Form):
         for name, player in zip(("east", "south", "west", "north"), chosen, strict=True):
             if player is not None:
                 if player.pk in seen:
-                    self.add_error(name, f"{player} already has a seat in this game.")
+                    self.add_error(
+                        name, gettext("%(player)s already has a seat in this game.") % {"player": player}
+                    )
                 seen.add(player.pk)
         return cleaned
 
@@ -569,7 +598,9 @@ class FinalScoresForm(forms.Form):
     score_1 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     score_2 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     score_3 = forms.IntegerField(min_value=-999_900, max_value=999_900)
-    sticks = forms.IntegerField(min_value=0, max_value=40, initial=0, label="Riichi sticks left on the table")
+    sticks = forms.IntegerField(
+        min_value=0, max_value=40, initial=0, label=gettext_lazy("Riichi sticks left on the table")
+    )
     chombo_0 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     chombo_1 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
     chombo_2 = forms.IntegerField(min_value=0, max_value=9, initial=0, required=False)
@@ -594,8 +625,8 @@ class FinalScoresForm(forms.Form):
     def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat, name in enumerate(names):
-            self.fields[f"score_{seat}"].label = f"{name} ({WINDS[seat]})"
-            self.fields[f"chombo_{seat}"].label = f"Chombos of {name}"
+            self.fields[f"score_{seat}"].label = _seat_label(name, seat)
+            self.fields[f"chombo_{seat}"].label = gettext("Chombos of %(name)s") % {"name": name}
 
     @property
     def score_fields(self) -> list[forms.BoundField]:
@@ -620,20 +651,29 @@ class ReasonForm(forms.Form):
     """Why: corrections, voids, reopenings and early ends are kept in the history with a reason."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    reason = forms.CharField(required=False, max_length=300)
+    reason = forms.CharField(required=False, max_length=300, label=gettext_lazy("Reason"))
 
 
 class PenaltyForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none())
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Player"))
     points = forms.IntegerField(
         max_value=-100,
         min_value=-1_000_000,
         initial=-20000,
-        help_text="Negative: taken off the result after uma.",
+        label=gettext_lazy("Points"),
+        help_text=gettext_lazy("Negative: taken off the result after uma."),
     )
-    kind = forms.ChoiceField(choices=[("chombo", "Chombo"), ("other", "Other")])
-    reason = forms.CharField(max_length=200)
-    hanchan = forms.ModelChoiceField(queryset=Hanchan.objects.none(), required=False, label="Game (optional)")
+    kind = forms.ChoiceField(
+        choices=[
+            ("chombo", pgettext_lazy("penalty kind", "Chombo")),
+            ("other", pgettext_lazy("penalty kind", "Other")),
+        ],
+        label=gettext_lazy("Kind"),
+    )
+    reason = forms.CharField(max_length=200, label=gettext_lazy("Reason"))
+    hanchan = forms.ModelChoiceField(
+        queryset=Hanchan.objects.none(), required=False, label=gettext_lazy("Game (optional)")
+    )
     round_number = forms.TypedChoiceField(
         required=False,
         coerce=int,

@@ -49,21 +49,22 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
+from scoring.describe import wind_name
 from scoring.engine.errors import shown
 from scoring.engine.record import check_text
 from scoring.models import Hand, Penalty, Win
 from scoring.online import Match, PlayerMatcher, online_name_field, played_on_from_log_id
 from scoring.records import hand_row, win_rows
 from scoring.services import history
+from scoring.services.errors import render_engine_error
 from scoring.services.hanchan import default_played_on
 from scoring.services.sync import refresh
 from scoring.standings import StandingRow, rank_rows, standings, tie_break_terms
 
-SEAT_NAMES = engine.WINDS
 EMA_NUMBER = re.compile(r"^\d{8}$")
 _MAX_NAME = Player._meta.get_field("display_name").max_length or 80
 _MAX_LOG_ID = Hanchan._meta.get_field("source_log_id").max_length or 80
@@ -169,12 +170,17 @@ class PlayerBook:
             return self.find_online(name, source)
         name = name.strip()
         if not name:
-            raise ImportFailed("players: a player name is empty")
+            raise ImportFailed(gettext("players: a player name is empty"))
         for by_name, by_ema in self._tiers:
             found = by_name.get(name, [])
             if len(found) > 1:
                 raise ImportFailed(
-                    f"players: {len(found)} players are called {name!r}; name them by EMA number instead"
+                    ngettext(
+                        "players: %(count)d player is called %(name)s; name them by EMA number instead",
+                        "players: %(count)d players are called %(name)s; name them by EMA number instead",
+                        len(found),
+                    )
+                    % {"count": len(found), "name": repr(name)}
                 )
             if found:
                 return found[0]
@@ -182,11 +188,14 @@ class PlayerBook:
                 return by_ema[name]
         if not self.create:
             raise ImportFailed(
-                f"players: unknown player {name!r}: not registered in {self.event} nor a player of its "
-                f"club (--create-players adds them)"
+                gettext(
+                    "players: unknown player %(name)s: not registered in %(event)s nor a player of its club "
+                    "(--create-players adds them)"
+                )
+                % {"name": repr(name), "event": self.event}
             )
         if len(name) > _MAX_NAME:
-            raise ImportFailed(f"players: the name {name[:20]!r}… is longer than {_MAX_NAME} characters")
+            raise ImportFailed(_too_long(name))
         return name
 
     def find_online(self, name: str, source: str) -> Player | str | Unresolved:
@@ -197,7 +206,7 @@ class PlayerBook:
         """
         name = name.strip()
         if not name:
-            raise ImportFailed("players: a player name is empty")
+            raise ImportFailed(gettext("players: a player name is empty"))
         field_name = online_name_field(source)
         if name in self.choices:
             chosen = self.choices[name]
@@ -220,33 +229,57 @@ class PlayerBook:
         if self.collect:
             self.unresolved[name] = match.candidates
             return Unresolved(name)
-        site = "Tenhou" if source == "tenhou" else "Mahjong Soul"
+        site = _site(source)
         if match.ambiguous:
-            who = ", ".join(sorted(p.display_name for p in match.candidates))
+            count = len(match.candidates)
             raise ImportFailed(
-                f"players: {name!r} is the {match.how} of {len(match.candidates)} players ({who}): "
-                f"give each their own {site} name"
+                ngettext(
+                    "players: %(name)s is the %(how)s of %(count)d player (%(players)s): give each their "
+                    "own %(site)s name",
+                    "players: %(name)s is the %(how)s of %(count)d players (%(players)s): give each their "
+                    "own %(site)s name",
+                    count,
+                )
+                % {
+                    "name": repr(name),
+                    "how": match.how,
+                    "count": count,
+                    "players": ", ".join(sorted(p.display_name for p in match.candidates)),
+                    "site": site,
+                }
             )
         if not self.create:
             raise ImportFailed(
-                f"players: unknown player {name!r}: no player registered in {self.event} nor of its club "
-                f"has this {site} name or display name (set it on the player, or --create-players adds "
-                f"them)"
+                gettext(
+                    "players: unknown player %(name)s: no player registered in %(event)s nor of its club has "
+                    "this %(site)s name or display name (set it on the player, or --create-players adds them)"
+                )
+                % {"name": repr(name), "event": self.event, "site": site}
             )
         return self._new_online(name, field_name)
 
     def _new_online(self, name: str, field_name: str | None) -> str:
         """``name``, to be created with it as its online name too (found by it next time)."""
         if len(name) > _MAX_NAME:
-            raise ImportFailed(f"players: the name {name[:20]!r}… is longer than {_MAX_NAME} characters")
+            raise ImportFailed(_too_long(name))
         if name in self._tiers[1][0]:
             raise ImportFailed(
-                f"players: {self.event.club} already has a player called {name!r}: pick them rather than "
-                f"create another"
+                gettext(
+                    "players: %(club)s already has a player called %(name)s: pick them rather than create "
+                    "another"
+                )
+                % {"club": self.event.club, "name": repr(name)}
             )
         if field_name and len(name) <= _MAX_ONLINE_NAME:
             self.new_online[name] = {field_name: name}
         return name
+
+
+def _too_long(name: str) -> str:
+    return gettext("players: the name %(name)s… is longer than %(max)d characters") % {
+        "name": repr(name[:20]),
+        "max": _MAX_NAME,
+    }
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -257,7 +290,10 @@ def _optional_int(data: dict[str, Any], key: str, *, minimum: int, maximum: int)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise ImportFailed(f"{key}: must be a whole number from {minimum} to {maximum}, not {shown(value)}")
+        raise ImportFailed(
+            gettext("%(field)s: must be a whole number from %(min)d to %(max)d, not %(value)s")
+            % {"field": key, "min": minimum, "max": maximum, "value": shown(value)}
+        )
     return value
 
 
@@ -266,7 +302,7 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
     final-scores form checks them (sum, multiples of 100)."""
     if "final_scores" not in data:
         if "final_sticks" in data:
-            raise ImportFailed("final_sticks: only a record with final_scores may have final_sticks")
+            raise ImportFailed(gettext("final_sticks: only a record with final_scores may have final_sticks"))
         return None, 0
     scores = data["final_scores"]
     if (
@@ -274,16 +310,18 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
         or len(scores) != 4
         or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
     ):
-        raise ImportFailed("final_scores: must be a list of four whole numbers in seat order")
+        raise ImportFailed(gettext("final_scores: must be a list of four whole numbers in seat order"))
     if any(abs(s) > SCORE_LIMIT for s in scores):
-        raise ImportFailed(f"final_scores: each score must be from -{SCORE_LIMIT} to {SCORE_LIMIT}")
+        raise ImportFailed(
+            gettext("final_scores: each score must be from -%(limit)d to %(limit)d") % {"limit": SCORE_LIMIT}
+        )
     if record.hands:
-        raise ImportFailed("final_scores: a record has either hands or final_scores, not both")
+        raise ImportFailed(gettext("final_scores: a record has either hands or final_scores, not both"))
     sticks = _optional_int(data, "final_sticks", minimum=0, maximum=MAX_FINAL_STICKS) or 0
     try:
         engine.check_final_scores(scores, sticks, record.rules)
     except engine.RuleViolation as exc:
-        raise ImportFailed(f"final_scores: {exc.message}") from None
+        raise ImportFailed(f"final_scores: {render_engine_error(exc)}") from None
     return list(scores), sticks
 
 
@@ -300,7 +338,10 @@ def _finished_at(data: dict[str, Any]) -> datetime | None:
     except (ValueError, OverflowError):  # well formed but not on the calendar: 2025-02-30T10:00
         parsed = None
     if parsed is None:
-        raise ImportFailed(f"finished_at: must be an ISO 8601 date and time that exists, not {shown(value)}")
+        raise ImportFailed(
+            gettext("finished_at: must be an ISO 8601 date and time that exists, not %(value)s")
+            % {"value": shown(value)}
+        )
     return parsed
 
 
@@ -316,7 +357,8 @@ def _played_on(data: dict[str, Any], finished_at: datetime | None) -> date | Non
         parsed = None
     if parsed is None:
         raise ImportFailed(
-            f"played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists, not {shown(value)}"
+            gettext("played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists, not %(value)s")
+            % {"value": shown(value)}
         )
     return parsed
 
@@ -326,7 +368,10 @@ def _penalty_kinds(data: dict[str, Any]) -> list[str]:
     for number, raw in enumerate(data.get("penalties") or [], start=1):
         kind = raw.get("kind", Penalty.Kind.OTHER)
         if not isinstance(kind, str) or kind not in Penalty.Kind.values:
-            raise ImportFailed(f"penalty {number}: kind must be chombo or other, not {shown(kind)}")
+            raise ImportFailed(
+                gettext("penalty %(number)d: kind must be chombo or other, not %(value)s")
+                % {"number": number, "value": shown(kind)}
+            )
         kinds.append(kind)
     return kinds
 
@@ -350,7 +395,8 @@ def _check_fits(record: engine.GameRecord, final_scores: list[int] | None, stick
     numbers += [n for values in final.to_dict().values() for n in values]
     if any(abs(n) > SCORE_LIMIT for n in numbers):
         raise ImportFailed(
-            f"the game's scores or results go beyond {SCORE_LIMIT} points: check the event's ruleset"
+            gettext("the game's scores or results go beyond %(limit)d points: check the event's ruleset")
+            % {"limit": SCORE_LIMIT}
         )
 
 
@@ -364,32 +410,45 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
         assert isinstance(data, dict)  # record_from_dict refuses anything else
         if record.players is None:
             raise ImportFailed(
-                "players: the record names no players; importing needs the four player names in seat order"
+                gettext(
+                    "players: the record names no players; importing needs the four player names in seat "
+                    "order"
+                )
             )
         final_scores, final_sticks = _final_scores(data, record)
         finished_at = _finished_at(data)
         if final_scores is None and not record.hands:
-            raise ImportFailed("hands: the record has no hands (and no final_scores): nothing to import")
+            raise ImportFailed(
+                gettext("hands: the record has no hands (and no final_scores): nothing to import")
+            )
         source = record.log.source if record.log is not None else None
         players = [book.find(name, source=source) for name in record.players]
         keys = [p.pk if isinstance(p, Player) else p for p in players]
         if len(set(keys)) != 4:
-            raise ImportFailed("players: a player can sit in only one seat of a game")
+            raise ImportFailed(gettext("players: a player can sit in only one seat of a game"))
         behalf: list[Player | str | None] = [None] * 4
         raw_behalf = data.get("on_behalf_of")
         if raw_behalf is not None:
             if not isinstance(raw_behalf, list) or len(raw_behalf) != 4:
-                raise ImportFailed("on_behalf_of: must be a list of four names or nulls, in seat order")
+                raise ImportFailed(
+                    gettext("on_behalf_of: must be a list of four names or nulls, in seat order")
+                )
             for seat, name in enumerate(raw_behalf):
                 if name is None:
                     continue
                 if not isinstance(name, str):
-                    raise ImportFailed(f"on_behalf_of: must be names or nulls, not {shown(name)}")
-                check_text(name, f"on_behalf_of: the name of seat {seat}")
+                    raise ImportFailed(
+                        gettext("on_behalf_of: must be names or nulls, not %(value)s")
+                        % {"value": shown(name)}
+                    )
+                check_text(name, gettext("on_behalf_of: the name of seat %(seat)d") % {"seat": seat})
                 found = book.find(name)
                 if (found.pk if isinstance(found, Player) else found) in keys:
                     raise ImportFailed(
-                        f"on_behalf_of: {name!r} sits at the table, so no substitute can stand in for them"
+                        gettext(
+                            "on_behalf_of: %(name)s sits at the table, so no substitute can stand in for them"
+                        )
+                        % {"name": repr(name)}
                     )
                 behalf[seat] = found
         _check_fits(record, final_scores, final_sticks)
@@ -413,7 +472,7 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             source_log_id=log_id,
         )
     except engine.EngineError as exc:
-        raise ImportFailed(f"{label}: {exc}") from None
+        raise ImportFailed(f"{label}: {render_engine_error(exc)}") from None
     except ImportFailed as exc:
         raise ImportFailed(f"{label}: {exc}") from None
 
@@ -426,7 +485,8 @@ def _source_log_id(record: engine.GameRecord) -> str:
     if record.log.id:
         if len(record.log.id) > _MAX_LOG_ID:
             raise ImportFailed(
-                f"log: the log id {record.log.id[:20]!r}… is longer than {_MAX_LOG_ID} characters"
+                gettext("log: the log id %(id)s… is longer than %(max)d characters")
+                % {"id": repr(record.log.id[:20]), "max": _MAX_LOG_ID}
             )
         return record.log.id
     facts = {k: v for k, v in record.to_dict().items() if k not in ("format", "rules", "log")}
@@ -443,8 +503,8 @@ def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
             continue
         if game.source_log_id in seen:
             raise ImportFailed(
-                f"{game.label}: log {game.source_log_id} is in this import twice "
-                f"(also {seen[game.source_log_id]})"
+                gettext("%(label)s: log %(id)s is in this import twice (also %(other)s)")
+                % {"label": game.label, "id": game.source_log_id, "other": seen[game.source_log_id]}
             )
         seen[game.source_log_id] = game.label
     if not seen:
@@ -452,8 +512,11 @@ def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
     done = Hanchan.objects.filter(event=event, source_log_id__in=list(seen)).order_by("pk")
     for log_id, pk, played_on in done.values_list("source_log_id", "pk", "played_on")[:1]:
         raise ImportFailed(
-            f"{seen[log_id]}: log {log_id} is already imported in {event} (game {pk}, played on "
-            f"{played_on.isoformat()}): a log is imported once"
+            gettext(
+                "%(label)s: log %(id)s is already imported in %(event)s (game %(game)s, played on %(date)s): "
+                "a log is imported once"
+            )
+            % {"label": seen[log_id], "id": log_id, "event": event, "game": pk, "date": played_on.isoformat()}
         )
 
 
@@ -463,7 +526,8 @@ def parse_sources(sources: Iterable[tuple[str, Any]], event: Event, book: Player
     for name, data in sources:
         if isinstance(data, list):  # an empty list is the export of an event without games
             for number, item in enumerate(data, start=1):
-                games.append(parse_game(f"{name}: record {number}", item, event, book))
+                label = gettext("%(name)s: record %(number)d") % {"name": name, "number": number}
+                games.append(parse_game(label, item, event, book))
         else:
             games.append(parse_game(name, data, event, book))
     return games
@@ -569,7 +633,7 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
                 hanchan=hanchan,
                 points=p.points,
                 kind=kind,
-                reason=(p.reason or "imported penalty")[:200],
+                reason=(p.reason or gettext("imported penalty"))[:200],
                 given_by=user,
                 created_at=hanchan.finished_at,
                 # A penalty of a tournament table belongs to its round (standings after a round).
@@ -579,22 +643,32 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
         ]
     )
     played = refresh(hanchan)
-    names = ", ".join(f"{SEAT_NAMES[i]} {p}" for i, p in enumerate(game.players))
+    names = ", ".join(
+        gettext("%(wind)s %(player)s") % {"wind": wind_name(i), "player": p}
+        for i, p in enumerate(game.players)
+    )
     if game.source_log_id and not game.source_log_id.startswith("sha256:"):
-        names += f"; log {game.source_log_id}"
+        names = gettext("%(players)s; log %(id)s") % {"players": names, "id": game.source_log_id}
+    count = len(record.hands)
     if final_mode:
-        how = "final scores " + " / ".join(str(s) for s in game.final_scores)  # type: ignore[union-attr]
+        how = gettext("final scores %(scores)s") % {
+            "scores": " / ".join(str(s) for s in game.final_scores)  # type: ignore[union-attr]
+        }
     elif played is not None and played.finished:
-        how = f"{len(record.hands)} hands"
+        how = ngettext("%(count)d hand", "%(count)d hands", count) % {"count": count}
     else:
-        how = f"{len(record.hands)} hands, finished early (time limit)"
+        how = ngettext(
+            "%(count)d hand, finished early (time limit)",
+            "%(count)d hands, finished early (time limit)",
+            count,
+        ) % {"count": count}
     history.log(
         event=event,
         hanchan=hanchan,
         user=user,
         action="game imported",
         summary=f"{names}; {how}",
-        reason=f"imported from {game.label}",
+        reason=gettext("imported from %(source)s") % {"source": game.label},
     )
     return hanchan
 
@@ -611,7 +685,10 @@ def _store(games: Sequence[ParsedGame], event: Event, book: PlayerBook, user: An
 def _imported_meanwhile() -> ImportFailed:
     """A log stored by a concurrent import between the check and the write (the unique constraint)."""
     return ImportFailed(
-        "someone imported one of these logs at the same time: nothing was saved; import again to see which"
+        gettext(
+            "someone imported one of these logs at the same time: nothing was saved; import again to see "
+            "which"
+        )
     )
 
 
@@ -666,8 +743,11 @@ def resolve_choices(event: Event, choices: Mapping[str, int | str]) -> dict[str,
         pk = int(value) if isinstance(value, int) or (isinstance(value, str) and value.isdigit()) else None
         if pk is None or pk not in allowed:
             raise ImportFailed(
-                f"players: the player picked for {name!r} is not registered in {event} nor a player of "
-                f"its club"
+                gettext(
+                    "players: the player picked for %(name)s is not registered in %(event)s nor a player of "
+                    "its club"
+                )
+                % {"name": repr(name), "event": event}
             )
         resolved[name.strip()] = allowed[pk]
     return resolved
@@ -700,7 +780,7 @@ class OnlineGame:
             match = self.matches[seat] if seat < len(self.matches) else Match()
             out.append(
                 {
-                    "wind": SEAT_NAMES[seat],
+                    "wind": wind_name(seat),
                     "name": name,
                     "player": who if isinstance(who, Player) else None,
                     "new": isinstance(who, str),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from league.models import Event, Hanchan, HistoryEntry, Player
 
@@ -22,126 +24,170 @@ class Hand(models.Model):
     """One hand of a hanchan as recorded: the outcome and the seats involved (0–3, first-hand order)."""
 
     class Result(models.TextChoices):
-        RON = "ron", "Ron"
-        TSUMO = "tsumo", "Tsumo"
-        DRAW = "draw", "Exhaustive draw"
-        ABORT = "abort", "Abortive draw"
-        CHOMBO = "chombo", "Chombo"
+        RON = "ron", pgettext_lazy("hand outcome", "Ron")
+        TSUMO = "tsumo", pgettext_lazy("hand outcome", "Tsumo")
+        DRAW = "draw", pgettext_lazy("hand outcome", "Exhaustive draw")
+        ABORT = "abort", pgettext_lazy("hand outcome", "Abortive draw")
+        CHOMBO = "chombo", pgettext_lazy("hand outcome", "Chombo")
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveSmallIntegerField()
-    result = models.CharField(max_length=8, choices=Result.choices)
-    loser = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The discarder, on a ron.")
-    riichi = models.JSONField(default=list, blank=True, help_text="Seats whose riichi deposit was paid.")
-    tenpai = models.JSONField(default=list, blank=True, help_text="Tenpai seats at an exhaustive draw.")
-    nagashi = models.JSONField(default=list, blank=True, help_text="Seats paid a nagashi mangan.")
-    chombo_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    abort_reason = models.CharField(max_length=20, blank=True)
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    result = models.CharField(_("result"), max_length=8, choices=Result.choices)
+    loser = models.PositiveSmallIntegerField(
+        _("discarder"), null=True, blank=True, help_text=_("The discarder, on a ron.")
+    )
+    riichi = models.JSONField(
+        _("riichi deposits"), default=list, blank=True, help_text=_("Seats whose riichi deposit was paid.")
+    )
+    tenpai = models.JSONField(
+        _("tenpai"), default=list, blank=True, help_text=_("Tenpai seats at an exhaustive draw.")
+    )
+    nagashi = models.JSONField(
+        _("nagashi mangan"), default=list, blank=True, help_text=_("Seats paid a nagashi mangan.")
+    )
+    chombo_seat = models.PositiveSmallIntegerField(_("chombo seat"), null=True, blank=True)
+    abort_reason = models.CharField(_("abortive draw reason"), max_length=20, blank=True)
     # Derived by the engine on every change:
-    round_name = models.CharField(max_length=3, blank=True)
-    dealer = models.PositiveSmallIntegerField(default=0)
-    honba = models.PositiveSmallIntegerField(default=0)
-    sticks = models.PositiveSmallIntegerField(default=0)
-    deltas = models.JSONField(default=list, blank=True)
-    scores = models.JSONField(default=list, blank=True)
+    round_name = models.CharField(pgettext_lazy("of a game", "round"), max_length=3, blank=True)
+    dealer = models.PositiveSmallIntegerField(_("dealer"), default=0)
+    honba = models.PositiveSmallIntegerField(_("honba"), default=0)
+    sticks = models.PositiveSmallIntegerField(_("riichi sticks"), default=0)
+    deltas = models.JSONField(_("score changes"), default=list, blank=True)
+    scores = models.JSONField(_("scores"), default=list, blank=True)
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["hanchan", "number"]
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "number"], name="unique_hand_number"),
         ]
 
     def __str__(self) -> str:
-        return f"hand {self.number} of {self.hanchan}"
+        return gettext("hand %(number)s of %(game)s") % {"number": self.number, "game": self.hanchan}
 
 
 class Win(models.Model):
     """One winner's claim in a hand: value as han/fu or a yakuman multiplier, and the liable seat."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="wins")
-    winner = models.PositiveSmallIntegerField()
-    han = models.PositiveSmallIntegerField(null=True, blank=True)
-    fu = models.PositiveSmallIntegerField(null=True, blank=True)
-    yakuman = models.PositiveSmallIntegerField(null=True, blank=True)
-    pao = models.PositiveSmallIntegerField(null=True, blank=True)
-    tiles = models.JSONField(null=True, blank=True, help_text="The hand as tiles, when entered that way.")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="wins", verbose_name=_("hand"))
+    winner = models.PositiveSmallIntegerField(_("winner"))
+    han = models.PositiveSmallIntegerField(_("han"), null=True, blank=True)
+    fu = models.PositiveSmallIntegerField(_("fu"), null=True, blank=True)
+    yakuman = models.PositiveSmallIntegerField(_("yakuman"), null=True, blank=True)
+    pao = models.PositiveSmallIntegerField(_("pao"), null=True, blank=True)
+    tiles = models.JSONField(
+        _("tiles"), null=True, blank=True, help_text=_("The hand as tiles, when entered that way.")
+    )
     yaku = models.JSONField(
-        default=list, blank=True, help_text='[{"name": "riichi", "han": 1}, ...] when the yaku are known.'
+        _("yaku"),
+        default=list,
+        blank=True,
+        help_text=_('[{"name": "riichi", "han": 1}, ...] when the yaku are known.'),
     )
     # Dora counts when known (online logs, hands entered as tiles, the yaku picker); None: not recorded.
-    dora = models.PositiveSmallIntegerField(null=True, blank=True)
-    aka = models.PositiveSmallIntegerField(null=True, blank=True)
-    ura = models.PositiveSmallIntegerField(null=True, blank=True)
+    dora = models.PositiveSmallIntegerField(_("dora"), null=True, blank=True)
+    aka = models.PositiveSmallIntegerField(_("red fives"), null=True, blank=True)
+    ura = models.PositiveSmallIntegerField(_("ura dora"), null=True, blank=True)
     # Derived: the hand's value without honba or sticks (for statistics).
-    points = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(_("points"), default=0)
 
     class Meta:
+        verbose_name = _("win")
+        verbose_name_plural = _("wins")
         ordering = ["hand", "id"]
 
     def __str__(self) -> str:
-        return f"seat {self.winner} wins {self.hand}"
+        return gettext("seat %(seat)s wins %(hand)s") % {"seat": self.winner, "hand": self.hand}
 
 
 class HandSeat(models.Model):
     """Cached per hand and seat, so statistics are grouped queries: who played, won, dealt in, declared."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seat_rows")
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    delta = models.IntegerField(default=0)
-    riichi = models.BooleanField(default=False)
-    won = models.BooleanField(default=False)
-    tsumo = models.BooleanField(default=False)
-    dealt_in = models.BooleanField(default=False)
-    at_draw = models.BooleanField(default=False)
-    tenpai = models.BooleanField(default=False)
-    chombo = models.BooleanField(default=False)
-    win_points = models.PositiveIntegerField(default=0)
-    deal_in_points = models.PositiveIntegerField(default=0)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seat_rows", verbose_name=_("hand"))
+    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+", verbose_name=_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
+    delta = models.IntegerField(_("score change"), default=0)
+    riichi = models.BooleanField(_("riichi"), default=False)
+    won = models.BooleanField(_("won"), default=False)
+    tsumo = models.BooleanField(_("tsumo"), default=False)
+    dealt_in = models.BooleanField(_("dealt in"), default=False)
+    at_draw = models.BooleanField(_("at an exhaustive draw"), default=False)
+    tenpai = models.BooleanField(_("tenpai"), default=False)
+    chombo = models.BooleanField(_("chombo"), default=False)
+    win_points = models.PositiveIntegerField(_("win points"), default=0)
+    deal_in_points = models.PositiveIntegerField(_("deal-in points"), default=0)
 
     class Meta:
+        verbose_name = _("hand seat")
+        verbose_name_plural = _("hand seats")
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="unique_hand_seat")]
         indexes = [models.Index(fields=["player"])]
 
     def __str__(self) -> str:
-        return f"seat {self.seat} in {self.hand}"
+        return gettext("seat %(seat)s in %(hand)s") % {"seat": self.seat, "hand": self.hand}
 
 
 class Penalty(models.Model):
     """A penalty after uma (negative points). Never deleted: cancelled with a reason instead."""
 
     class Kind(models.TextChoices):
-        CHOMBO = "chombo", "Chombo"
-        OTHER = "other", "Other"
+        CHOMBO = "chombo", pgettext_lazy("penalty kind", "Chombo")
+        OTHER = "other", pgettext_lazy("penalty kind", "Other")
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="penalties")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
-    hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.PROTECT, null=True, blank=True, related_name="penalties"
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, related_name="penalties", verbose_name=_("event")
     )
-    round_number = models.PositiveSmallIntegerField(
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="penalties", verbose_name=_("player")
+    )
+    hanchan = models.ForeignKey(
+        Hanchan,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
-        help_text="The tournament round it was given in: standings after an earlier round leave it out.",
+        related_name="penalties",
+        verbose_name=_("game"),
     )
-    points = models.IntegerField(help_text="Negative: the points taken off the player's result.")
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.OTHER)
-    reason = models.CharField(max_length=200)
+    round_number = models.PositiveSmallIntegerField(
+        pgettext_lazy("of a tournament", "round"),
+        null=True,
+        blank=True,
+        help_text=_("The tournament round it was given in: standings after an earlier round leave it out."),
+    )
+    points = models.IntegerField(
+        _("points"), help_text=_("Negative: the points taken off the player's result.")
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.OTHER)
+    reason = models.CharField(_("reason"), max_length=200)
     given_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("given by"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    cancelled = models.BooleanField(default=False)
-    cancelled_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(_("given at"), default=timezone.now)
+    cancelled = models.BooleanField(_("cancelled"), default=False)
+    cancelled_reason = models.CharField(_("reason for cancelling"), max_length=200, blank=True)
     cancelled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("cancelled by"),
     )
-    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "penalties"
+        verbose_name = _("penalty")
+        verbose_name_plural = _("penalties")
         constraints = [
             models.CheckConstraint(condition=models.Q(points__lt=0), name="penalty_points_negative"),
         ]
@@ -153,26 +199,36 @@ class Penalty(models.Model):
 class SeatResult(models.Model):
     """Cached result of one seat of a finished hanchan; standings are grouped sums over these rows."""
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="results")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
-    score = models.IntegerField()
-    place = models.PositiveSmallIntegerField()
-    uma = models.IntegerField()
-    oka = models.IntegerField()
-    penalties = models.IntegerField()
-    result = models.IntegerField()
-    chombos = models.PositiveSmallIntegerField(default=0)
-    finished_at = models.DateTimeField()
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="results", verbose_name=_("game")
+    )
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", verbose_name=_("event"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="results", verbose_name=_("player")
+    )
+    score = models.IntegerField(_("score"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    uma = models.IntegerField(_("uma"))
+    oka = models.IntegerField(_("oka"))
+    penalties = models.IntegerField(_("penalties"))
+    result = models.IntegerField(_("result"))
+    chombos = models.PositiveSmallIntegerField(_("chombos"), default=0)
+    finished_at = models.DateTimeField(_("finished at"))
 
     class Meta:
+        verbose_name = _("seat result")
+        verbose_name_plural = _("seat results")
         ordering = ["hanchan", "seat"]
         constraints = [models.UniqueConstraint(fields=["hanchan", "seat"], name="unique_seat_result")]
         indexes = [models.Index(fields=["event", "player"])]
 
     def __str__(self) -> str:
-        return f"{self.player}: {self.result:+d} in {self.hanchan}"
+        return gettext("%(player)s: %(result)s in %(game)s") % {
+            "player": self.player,
+            "result": f"{self.result:+d}",
+            "game": self.hanchan,
+        }
 
 
 class RatingChange(models.Model):
@@ -183,21 +239,31 @@ class RatingChange(models.Model):
     """
 
     class System(models.TextChoices):
-        TENHOU = "tenhou", "Tenhou R"
-        OPENSKILL = "openskill", "OpenSkill"
+        TENHOU = "tenhou", _("Tenhou R")
+        OPENSKILL = "openskill", _("OpenSkill")
 
-    system = models.CharField(max_length=10, choices=System.choices)
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="rating_changes")
-    games = models.PositiveIntegerField(help_text="Games rated in this scope, this one included.")
-    before = models.FloatField()
-    after = models.FloatField()
-    mu = models.FloatField(null=True, blank=True)
-    sigma = models.FloatField(null=True, blank=True)
-    at = models.DateTimeField()
+    system = models.CharField(_("rating system"), max_length=10, choices=System.choices)
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="+", verbose_name=_("event")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("player")
+    )
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("game")
+    )
+    games = models.PositiveIntegerField(
+        _("games"), help_text=_("Games rated in this scope, this one included.")
+    )
+    before = models.FloatField(_("before"))
+    after = models.FloatField(_("after"))
+    mu = models.FloatField(_("mu"), null=True, blank=True)
+    sigma = models.FloatField(_("sigma"), null=True, blank=True)
+    at = models.DateTimeField(_("at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["at", "hanchan_id"]
         constraints = [
             models.UniqueConstraint(

@@ -19,6 +19,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .exports.csvfile import Cell, csv_text
 from .standings import StandingRow
@@ -61,27 +63,27 @@ class StandingsTable(tables.Table):
     stable, so rows equal in the clicked column keep their standings order.
     """
 
-    rank = IntColumn(verbose_name="Rank", attrs={"th": {"class": "num rank"}, "td": {"class": "num rank"}})
+    rank = IntColumn(verbose_name=_("Rank"), attrs={"th": {"class": "num rank"}, "td": {"class": "num rank"}})
     name = tables.Column(
-        verbose_name="Player", order_by=("sort_name", "player_id"), attrs={"td": {"class": "name"}}
+        verbose_name=_("Player"), order_by=("sort_name", "player_id"), attrs={"td": {"class": "name"}}
     )
-    points = PointsColumn(verbose_name="Points", order_by=("-points",))  # second: visible on a phone
-    games = IntColumn(verbose_name="Games", order_by=("-games",))
-    average_place = tables.Column(verbose_name="Avg place", order_by=("placement",), attrs=NUM)
-    firsts = IntColumn(verbose_name="1st", order_by=("-firsts",))
-    seconds = IntColumn(verbose_name="2nd", order_by=("-seconds",))
-    thirds = IntColumn(verbose_name="3rd", order_by=("-thirds",))
-    fourths = IntColumn(verbose_name="4th", order_by=("-fourths",))
-    average_score = IntColumn(verbose_name="Avg score", order_by=("-average_score",))
-    best = PointsColumn(verbose_name="Best", order_by=("-best",))
-    chombos = IntColumn(verbose_name="Chombo", order_by=("-chombos",))
-    penalties = PointsColumn(verbose_name="Penalties", order_by=("penalties",))
+    points = PointsColumn(verbose_name=_("Points"), order_by=("-points",))  # second: visible on a phone
+    games = IntColumn(verbose_name=_("Games"), order_by=("-games",))
+    average_place = tables.Column(verbose_name=_("Avg place"), order_by=("placement",), attrs=NUM)
+    firsts = IntColumn(verbose_name=_("1st"), order_by=("-firsts",))
+    seconds = IntColumn(verbose_name=_("2nd"), order_by=("-seconds",))
+    thirds = IntColumn(verbose_name=_("3rd"), order_by=("-thirds",))
+    fourths = IntColumn(verbose_name=_("4th"), order_by=("-fourths",))
+    average_score = IntColumn(verbose_name=_("Avg score"), order_by=("-average_score",))
+    best = PointsColumn(verbose_name=_("Best"), order_by=("-best",))
+    chombos = IntColumn(verbose_name=pgettext_lazy("standings column", "Chombo"), order_by=("-chombos",))
+    penalties = PointsColumn(verbose_name=_("Penalties"), order_by=("penalties",))
 
     class Meta:
         template_name = "scoring/public/standings_table.html"
         attrs = {"class": "standings"}
         default = ""
-        empty_text = "No players."
+        empty_text = _("No players.")
         orderable = True
 
     def render_name(self, value: str, record: StandingRow) -> str:

@@ -21,6 +21,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import engine
+from scoring.describe import wind_name
 from scoring.engine.logs.yaku import (
     MAHJONGSOUL_DOUBLE,
     ORDINARY,
@@ -164,9 +165,14 @@ def _never_together() -> dict[str, frozenset[str]]:
 NEVER_TOGETHER = _never_together()
 
 
+# Keys that are not romaji as they stand (an English word in them): how players say them in Japanese.
+_SPOKEN = {"double_riichi": "Daburu riichi"}
+
+
 def romaji(name: str) -> str:
-    """How a yaku's name is written for people: ``sanshoku_doujun`` → ``Sanshoku doujun``."""
-    return name.replace("_", " ").capitalize()
+    """How a yaku's name is written for people, the same in every language (its meaning beside it is
+    translated): ``sanshoku_doujun`` → ``Sanshoku doujun``, ``double_riichi`` → ``Daburu riichi``."""
+    return _SPOKEN.get(name) or name.replace("_", " ").capitalize()
 
 
 def english(name: str) -> str:
@@ -359,9 +365,9 @@ def check_picks(
                 gettext("Yaku: %(yaku)s is the seat wind %(wind)s, but %(name)s sits %(seat)s in this hand.")
                 % {
                     "yaku": romaji(name),
-                    "wind": gettext(engine.WINDS[SEAT_WINDS.index(name)]),
+                    "wind": wind_name(SEAT_WINDS.index(name)),
                     "name": winner_name,
-                    "seat": gettext(engine.WINDS[seat_wind]),
+                    "seat": wind_name(seat_wind),
                 },
             )
         if name in ROUND_WINDS and ROUND_WINDS.index(name) != round_wind:
@@ -370,8 +376,8 @@ def check_picks(
                 gettext("Yaku: %(yaku)s is the round wind %(wind)s, but this hand is in the %(round)s round.")
                 % {
                     "yaku": romaji(name),
-                    "wind": gettext(engine.WINDS[ROUND_WINDS.index(name)]),
-                    "round": gettext(engine.WINDS[round_wind]),
+                    "wind": wind_name(ROUND_WINDS.index(name)),
+                    "round": wind_name(round_wind),
                 },
             )
     if "tenhou" in picked and winner != dealer:

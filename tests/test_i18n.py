@@ -391,3 +391,123 @@ def test_localized_rounding_matches_pythons():
     with translation.override("fr"):
         assert localized(2.345, 2) == "2,35" and localized(2.999, 2) == "3,00"
         assert localized(Decimal("1234.5"), 1) == "1234,5"  # no digit groups: counts and means
+
+
+# -- no English word on a French or Polish page ---------------------------------------------------------
+
+WORD = re.compile(r"[^\W\d_]+")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|\{\w+\}|%[sd]")
+# English words a page could show untranslated without their being in any msgid: function words that
+# an unmarked sentence cannot do without. Each is checked only where the language's catalogue never uses
+# the same word itself (Polish "to", "no" and French "a" are words of those languages).
+FUNCTION_WORDS = {
+    "the", "and", "of", "with", "for", "from", "this", "that", "is", "are", "was", "to", "your", "you",
+    "by", "at", "or", "not", "no", "yes", "all", "none", "its", "their", "has", "have", "be", "been",
+    "will", "can", "cannot", "there", "here", "when", "which", "who", "what", "than", "then", "only",
+}  # fmt: skip
+# Japanese terms that the English interface uses and a translation may keep as they are without its
+# catalogue happening to use them (the others — riichi, ron, tsumo, uma … — are in the translations).
+JAPANESE_TERMS = {"sanbaiman", "haneman", "baiman", "kazoe", "atamahane", "tonpuusen", "hanchan", "kiriage"}
+# Machine text a page shows verbatim in every language: command names and values in <code>, <kbd>, <samp>.
+VERBATIM_TAGS = {"code", "kbd", "samp", "script", "style"}
+SHOWN_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt"}
+
+
+class VisibleText(HTMLParser):
+    """The words a reader meets: text outside scripts and machine text, and the attributes read aloud or
+    shown (titles, placeholders, labels, alternative texts, the values of buttons)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VERBATIM_TAGS:
+            self.skipping += 1
+        values = dict(attrs)
+        for name in SHOWN_ATTRIBUTES & values.keys():
+            self.parts.append(values[name] or "")
+        if tag == "input" and values.get("type") in ("submit", "button"):
+            self.parts.append(values.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VERBATIM_TAGS and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+
+def words_of(text: str) -> set[str]:
+    return {word.lower() for word in WORD.findall(PLACEHOLDER.sub(" ", text)) if len(word) > 1}
+
+
+def english_only_words(language: str) -> set[str]:
+    """Words of the English interface (the msgids, and the function words) that the language's own
+    translations never use: meeting one on a page of that language means an English string."""
+    english: set[str] = set(FUNCTION_WORDS)
+    used: set[str] = set()
+    for message in read_catalog(catalog_path(language)):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in ids:
+            english |= words_of(text)
+        for text in strings:
+            used |= words_of(text)
+    return english - used - JAPANESE_TERMS
+
+
+def data_words(language: str) -> set[str]:
+    """Words of what people typed (names of players, clubs and events, reasons …) and the names of the
+    countries (django-countries translates them): data, not the interface's words."""
+    from django.apps import apps
+    from django.db import models
+    from django_countries import countries
+
+    words: set[str] = set()
+    with translation.override(language):  # the country list, as the page names the countries
+        for country in countries:
+            words |= words_of(str(country.name))
+    for model in apps.get_models():
+        if model._meta.app_label not in ("league", "scoring", "tournaments"):
+            continue
+        text = (models.CharField, models.TextField)
+        fields = [f.name for f in model._meta.concrete_fields if isinstance(f, text)]
+        for row in model.objects.values_list(*fields) if fields else ():
+            for value in row:
+                words |= words_of(value or "")
+    return words
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_translated_pages_show_no_english_word(language):
+    """Every page in French and in Polish: no word of the English interface that the translation does not
+    use itself — an unmarked string, or a marked one shown without its translation, fails here with its
+    page and its words."""
+    demo = build_demo()
+    organiser = get_user_model().objects.get(username=DEMO_USER)
+    english = english_only_words(language) - data_words(language)
+    found: dict[str, list[str]] = {}
+    for page in PAGES:
+        url = reverse(page.name, args=page.args(demo))
+        visitor = Client(headers={"accept-language": language})
+        if page.organiser:
+            visitor.force_login(organiser)
+        response = visitor.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        parser = VisibleText()
+        parser.feed(response.content.decode())
+        lines = [" ".join(part.split()) for part in parser.parts if words_of(part) & english]
+        if lines:
+            found[url] = [f"{sorted(words_of(line) & english)}: {line[:120]}" for line in lines]
+    assert not found, (
+        "English on the "
+        + language
+        + " pages:\n"
+        + "\n".join(f"{url}\n    " + "\n    ".join(lines) for url, lines in found.items())
+    )

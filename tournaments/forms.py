@@ -9,25 +9,28 @@ from league.models import Player
 
 
 class SeatingForm(forms.Form):
-    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8)
+    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8, label=gettext_lazy("Rounds"))
     seed = forms.IntegerField(
         min_value=1,
         max_value=2**31 - 1,
         required=False,
-        help_text="Same seed, same seating. Leave blank to keep the event's seed.",
+        label=gettext_lazy("Seed"),
+        help_text=gettext_lazy("Same seed, same seating. Leave blank to keep the event's seed."),
     )
 
 
 class SwapForm(forms.Form):
-    round_number = forms.IntegerField(min_value=1, max_value=20, label="Round")
-    first = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player")
-    second = forms.ModelChoiceField(queryset=Player.objects.none(), label="swaps seats with")
+    round_number = forms.IntegerField(min_value=1, max_value=20, label=gettext_lazy("Round"))
+    first = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Player"))
+    second = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("swaps seats with"))
 
 
 class ReplaceForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), label="Player who drops out")
-    substitute = forms.ModelChoiceField(queryset=Player.objects.none())
-    from_round = forms.IntegerField(min_value=1, max_value=20)
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label=gettext_lazy("Player who drops out")
+    )
+    substitute = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Substitute"))
+    from_round = forms.IntegerField(min_value=1, max_value=20, label=gettext_lazy("From round"))
     table = forms.IntegerField(
         min_value=1,
         max_value=999,
@@ -38,8 +41,8 @@ class ReplaceForm(forms.Form):
             "that table of the first round (a late arrival, or a player seated twice in a round)."
         ),
     )
-    reason = forms.CharField(max_length=300)
+    reason = forms.CharField(max_length=300, label=gettext_lazy("Reason"))
 
 
 class SwissForm(forms.Form):
-    round_number = forms.IntegerField(min_value=2, max_value=20, label="Round")
+    round_number = forms.IntegerField(min_value=2, max_value=20, label=gettext_lazy("Round"))

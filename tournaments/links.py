@@ -44,7 +44,7 @@ from scoring.records import engine_hand
 from scoring.services import history
 from scoring.services.hands import bump, lock_game
 
-from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code
+from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code, wind_name
 
 TOKEN_MAX_LENGTH = 64  # TableLink.token: anything longer is not a token, and is not looked up
 VIA = "table {table} (link)"  # HistoryEntry.via: the brief's wording, stored as data (not translated)
@@ -60,7 +60,7 @@ ACTION_REFEREE = "referee called"
 ACTION_REFEREE_CLEARED = "referee call cleared"
 ACTION_RETURNED = "game returned to the table"
 
-HELD_REASON = "handed in by the table: waiting for confirmation"  # the reopen's reason, in the history
+HELD_REASON = _("handed in by the table: waiting for confirmation")  # the reopen's reason, in the history
 
 
 class LinkRefused(Exception):
@@ -411,7 +411,7 @@ def _hand_in(game: Hanchan, *, reason: str = "") -> None:
     back in progress (out of the standings) until confirmed; under none it stays finished."""
     confirmation = game.event.confirmation
     if confirmation != Event.Confirmation.NONE and game.status == Hanchan.Status.FINISHED:
-        services.reopen_game(hanchan=game, user=None, reason=HELD_REASON)
+        services.reopen_game(hanchan=game, user=None, reason=str(HELD_REASON))
     bump(game, submitted_at=timezone.now())
     if confirmation == Event.Confirmation.NONE:
         summary = gettext("Handed in by the table: the game counts.")
@@ -661,7 +661,7 @@ def confirm_by_player(*, link: TableLink, code: str, ip: str | None) -> SeatConf
             user=None,
             action=ACTION_SEAT_CONFIRMED,
             summary=gettext("%(wind)s (%(player)s) confirmed the result.")
-            % {"wind": engine.WINDS[match.seat], "player": player},
+            % {"wind": wind_name(match.seat), "player": player},
         )
         if all(s.confirmed_at is not None for s in seats):
             _finish_confirmed(game, user=None, who=gettext("the four players"))

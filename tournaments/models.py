@@ -14,13 +14,31 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from league.engine_text import seat_text
 from league.models import Event, Hanchan
 
 # Short table codes avoid letters and digits that read alike on a printed slip (0/O, 1/I/L, 5/S, 2/Z).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY346789"
 CODE_LENGTH = 6
+
+
+# The seat winds as the event day's pages, slips and messages show them, in the reader's language (the
+# engine's ``scoring.engine.WINDS`` are English: its records and the command line use them).
+WIND_NAMES: tuple[Promise, ...] = (
+    pgettext_lazy("wind", "East"),
+    pgettext_lazy("wind", "South"),
+    pgettext_lazy("wind", "West"),
+    pgettext_lazy("wind", "North"),
+)
+
+
+def wind_name(seat: int) -> str:
+    """Seat ``seat`` (0 = East) as its wind, translated; ``seat N`` outside 0..3."""
+    return str(WIND_NAMES[seat]) if 0 <= seat < len(WIND_NAMES) else seat_text(seat)
 
 
 def new_token() -> str:
@@ -45,24 +63,32 @@ class Round(models.Model):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(999)])
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    opened_at = models.DateTimeField(null=True, blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, verbose_name=_("event"), related_name="rounds")
+    number = models.PositiveSmallIntegerField(
+        _("number"), validators=[MinValueValidator(1), MaxValueValidator(999)]
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    opened_at = models.DateTimeField(_("opened at"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     # -- the clock -----------------------------------------------------------------------------------
     minutes = models.PositiveSmallIntegerField(
         _("length (minutes)"), default=90, validators=[MinValueValidator(1), MaxValueValidator(600)]
     )
-    added_seconds = models.IntegerField(default=0, help_text="Time the organiser added (or took back).")
+    added_seconds = models.IntegerField(
+        _("seconds added"), default=0, help_text=_("Time the organiser added (or took back).")
+    )
     clock_started_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the clock last started running."
+        _("clock started at"), null=True, blank=True, help_text=_("When the clock last started running.")
     )
     elapsed_seconds = models.PositiveIntegerField(
-        default=0, help_text="Seconds run before the clock last started (pauses excluded)."
+        _("seconds elapsed"),
+        default=0,
+        help_text=_("Seconds run before the clock last started (pauses excluded)."),
     )
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["event", "number"]
         constraints = [models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")]
 
@@ -90,19 +116,28 @@ class TableLink(models.Model):
     """A table's entry link for one game (a seated table of a round): the token in the URL and QR code,
     and a short code to type. Revoked links stay, so history can still say which link did what."""
 
-    hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="table_links")
-    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    code = models.CharField(max_length=12, default=new_code, db_index=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    hanchan = models.ForeignKey(
+        Hanchan, on_delete=models.CASCADE, verbose_name=_("hanchan"), related_name="table_links"
     )
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_token, editable=False)
+    code = models.CharField(_("code"), max_length=12, default=new_code, db_index=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("created by"),
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
     # "Call the referee": a table flags its game as disputed; the organiser clears it.
-    referee_called_at = models.DateTimeField(null=True, blank=True)
-    referee_note = models.CharField(max_length=200, blank=True)
+    referee_called_at = models.DateTimeField(_("referee called at"), null=True, blank=True)
+    referee_note = models.CharField(_("referee note"), max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
         ordering = ["hanchan", "-created_at"]
 
     def __str__(self) -> str:
@@ -116,12 +151,16 @@ class TableLink(models.Model):
 class SeatConfirmation(models.Model):
     """Under the "players confirm" setting: each seat's own code, and when that player confirmed."""
 
-    link = models.ForeignKey(TableLink, on_delete=models.CASCADE, related_name="confirmations")
-    seat = models.PositiveSmallIntegerField(validators=[MaxValueValidator(3)])
-    code = models.CharField(max_length=12, default=new_code)
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    link = models.ForeignKey(
+        TableLink, on_delete=models.CASCADE, verbose_name=_("table link"), related_name="confirmations"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"), validators=[MaxValueValidator(3)])
+    code = models.CharField(_("code"), max_length=12, default=new_code)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat confirmation")
+        verbose_name_plural = _("seat confirmations")
         ordering = ["link", "seat"]
         constraints = [models.UniqueConstraint(fields=["link", "seat"], name="unique_confirmation_seat")]
 

@@ -10,23 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
-
 from league.collation import name_sort_key
 from league.models import Event, Hanchan, Seat
 from scoring.standings import StandingRow, hidden_after_round, public_standings, standings
 
 from .clock import ClockState, clock_state
-from .models import Round
+from .models import Round, wind_name
 from .rounds import seated_round_numbers
-
-WIND_NAMES: tuple[Promise, ...] = (
-    pgettext_lazy("wind", "East"),
-    pgettext_lazy("wind", "South"),
-    pgettext_lazy("wind", "West"),
-    pgettext_lazy("wind", "North"),
-)
 
 
 @dataclass(frozen=True)
@@ -39,7 +29,7 @@ class SeatLine:
 
     @property
     def wind(self) -> str:
-        return str(WIND_NAMES[self.seat])
+        return wind_name(self.seat)
 
 
 def shown_round(event: Event) -> Round | None:

@@ -280,12 +280,22 @@ def reseat_remaining(
         user=user,
         action="rounds reseated",
         reason=reason,
-        summary=(
-            f"Rounds {plan.from_round}-{plan.last_round} reseated "
-            f"({'; '.join(plan.changes) or 'no change'}), "
-            f"{plan.tables} tables: repeated pairs {plan.current.repeated_pairs} -> "
-            f"{plan.proposed.repeated_pairs}, wind imbalance {plan.current.wind_imbalance} -> "
-            f"{plan.proposed.wind_imbalance}"
-        ),
+        summary=ngettext(
+            "Rounds %(first)s-%(last)s reseated (%(changes)s), %(tables)d table: repeated pairs "
+            "%(pairs_before)s -> %(pairs_after)s, wind imbalance %(winds_before)s -> %(winds_after)s",
+            "Rounds %(first)s-%(last)s reseated (%(changes)s), %(tables)d tables: repeated pairs "
+            "%(pairs_before)s -> %(pairs_after)s, wind imbalance %(winds_before)s -> %(winds_after)s",
+            plan.tables,
+        )
+        % {
+            "first": plan.from_round,
+            "last": plan.last_round,
+            "changes": "; ".join(plan.changes) or _("no change"),
+            "tables": plan.tables,
+            "pairs_before": plan.current.repeated_pairs,
+            "pairs_after": plan.proposed.repeated_pairs,
+            "winds_before": plan.current.wind_imbalance,
+            "winds_after": plan.proposed.wind_imbalance,
+        },
     )
     return plan

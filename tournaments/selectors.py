@@ -15,9 +15,8 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, ngettext
 
 from league.models import Event, Hanchan, Seat
-from scoring import engine
 
-from .models import Round, SeatConfirmation, TableLink
+from .models import Round, SeatConfirmation, TableLink, wind_name
 
 
 class State:
@@ -135,7 +134,7 @@ def round_view(event: Event, number: int) -> RoundView:
         codes = {c.seat: c for c in link.confirmations.all()} if link is not None else {}
         seats = [
             SeatRow(
-                wind=engine.WINDS[seat.seat],
+                wind=wind_name(seat.seat),
                 name=seat.player.display_name,
                 on_behalf_of=seat.on_behalf_of.display_name if seat.on_behalf_of else "",
                 confirmation_code=codes[seat.seat].code if seat.seat in codes else "",

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring.services import history
@@ -46,7 +46,9 @@ def _unplayed(hanchans: Any) -> Any:
 def _seat_pool(event: Event) -> tuple[list[Player], list[Player]]:
     """The players to seat (registered, not dropped out) and the substitutes who may fill tables."""
     registrations = Registration.objects.filter(
-        event=event, dropped_out=False, withdrawn_at__isnull=True  # a withdrawn player is never seated again
+        event=event,
+        dropped_out=False,
+        withdrawn_at__isnull=True,  # a withdrawn player is never seated again
     ).select_related("player")
     players = [r.player for r in registrations if not r.is_substitute]
     substitutes = [r.player for r in registrations if r.is_substitute]
@@ -220,21 +222,30 @@ def seat_tournament(
     Refused once any table has a result: reseat later rounds with :func:`swap_players` instead.
     """
     if event.kind != Event.Kind.TOURNAMENT:
-        raise ValidationError("Seating is generated for tournaments; league games are started one by one.")
+        raise ValidationError(_("Seating is generated for tournaments; league games are started one by one."))
     if not 1 <= rounds <= 20:
-        raise ValidationError({"rounds": "A tournament has between 1 and 20 rounds."})
+        raise ValidationError({"rounds": _("A tournament has between 1 and 20 rounds.")})
     _lock(event)
     tables = Hanchan.objects.filter(event=event, round_number__isnull=False)
     if tables.exclude(pk__in=_unplayed(tables)).exists():
-        raise ValidationError("Some tables already have results: the seating can no longer be regenerated.")
+        raise ValidationError(
+            _("Some tables already have results: the seating can no longer be regenerated.")
+        )
     players, substitutes = _seat_pool(event)
     if len(players) < 4:
-        raise ValidationError("Register at least four players before seating the tournament.")
+        raise ValidationError(_("Register at least four players before seating the tournament."))
     needed = seating.padded_count(len(players)) - len(players)
     if needed > len(substitutes):
+        missing = needed - len(substitutes)
         raise ValidationError(
-            f"{len(players)} players do not fill tables of four: register {needed - len(substitutes)} more "
-            f"substitute{'s' if needed - len(substitutes) != 1 else ''} (or players)."
+            ngettext(
+                "%(players)d players do not fill tables of four: register %(missing)d more substitute "
+                "(or players).",
+                "%(players)d players do not fill tables of four: register %(missing)d more substitutes "
+                "(or players).",
+                missing,
+            )
+            % {"players": len(players), "missing": missing}
         )
     pool = players + substitutes[:needed]
     seed = event.seating_seed if seed is None else seed
@@ -273,12 +284,20 @@ def seat_tournament(
         event.seating_seed = seed
         event.save(update_fields=["seating_seed"])
     q = seating.quality(schedule, len(pool))
+    if q.perfect_winds:
+        winds = _("winds balanced")
+    else:
+        winds = _("winds imbalance %(imbalance)s") % {"imbalance": q.wind_imbalance}
     history.log(
         event=event,
         user=user,
         action="seating generated",
-        summary=f"{rounds} rounds, {len(pool)} seats, seed {seed}: {q.repeated_pairs} repeated pairs, "
-        f"winds {'balanced' if q.perfect_winds else 'imbalance ' + str(q.wind_imbalance)}",
+        summary=ngettext(
+            "%(rounds)d round, %(seats)d seats, seed %(seed)s: %(pairs)d repeated pairs, %(winds)s",
+            "%(rounds)d rounds, %(seats)d seats, seed %(seed)s: %(pairs)d repeated pairs, %(winds)s",
+            rounds,
+        )
+        % {"rounds": rounds, "seats": len(pool), "seed": seed, "pairs": q.repeated_pairs, "winds": winds},
     )
     return created
 
@@ -302,7 +321,7 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
         )
     unplayed = set(_unplayed(round_tables).values_list("pk", flat=True))
     if seat_a.hanchan_id not in unplayed or seat_b.hanchan_id not in unplayed:
-        raise ValidationError("A table that already has a result cannot be reseated.")
+        raise ValidationError(_("A table that already has a result cannot be reseated."))
     before = _faults(event, [round_number])
     a_behalf, b_behalf = seat_a.on_behalf_of_id, seat_b.on_behalf_of_id
     # Two unique constraints (player per game, seat per game): move through a free state first.
@@ -330,7 +349,8 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
         event=event,
         user=user,
         action="players swapped",
-        summary=f"Round {round_number}: {first} and {second} swapped seats",
+        summary=_("Round %(round)s: %(first)s and %(second)s swapped seats")
+        % {"round": round_number, "first": first, "second": second},
     )
 
 
@@ -361,10 +381,14 @@ def replace_player(
     _lock(event)
     registration = Registration.objects.filter(event=event, player=player).first()
     if registration is None:
-        raise ValidationError({"player": f"{player} is not registered in {event}."})
+        raise ValidationError(
+            {"player": _("%(player)s is not registered in %(event)s.") % {"player": player, "event": event}}
+        )
     taking_over = Registration.objects.filter(event=event, player=substitute).first()
     if taking_over is None:
-        raise ValidationError({"substitute": f"Register {substitute} (as a substitute) first."})
+        raise ValidationError(
+            {"substitute": _("Register %(player)s (as a substitute) first.") % {"player": substitute}}
+        )
     if taking_over.withdrawn_at is not None:
         message = _("%(player)s has withdrawn from the event: choose someone still playing.") % {
             "player": substitute
@@ -424,13 +448,28 @@ def replace_player(
     if table is None:
         registration.dropped_out = True
         registration.save(update_fields=["dropped_out"])
-    where = f"at table {table} of round {from_round}" if table is not None else f"from round {from_round}"
+    names = {"substitute": substitute, "player": player, "round": from_round, "count": len(seats)}
+    if table is not None:
+        summary = ngettext(
+            "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d table)",
+            "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d tables)",
+            len(seats),
+        ) % {**names, "table": table}
+    else:
+        summary = (
+            ngettext(
+                "%(substitute)s replaces %(player)s from round %(round)s (%(count)d table)",
+                "%(substitute)s replaces %(player)s from round %(round)s (%(count)d tables)",
+                len(seats),
+            )
+            % names
+        )
     history.log(
         event=event,
         user=user,
         action="player replaced",
         reason=reason,
-        summary=f"{substitute} replaces {player} {where} ({len(seats)} tables)",
+        summary=summary,
     )
     return len(seats)
 
@@ -452,11 +491,11 @@ def round_status(event: Event) -> list[dict[str, Any]]:
     )
     for number, row in rows.items():
         if row["finished"] == row["tables"]:
-            row["status"] = "all results in"
+            row["status"] = pgettext("round status", "all results in")
         elif number in started:
-            row["status"] = "playing"
+            row["status"] = pgettext("round status", "playing")
         else:
-            row["status"] = "seated"
+            row["status"] = pgettext("round status", "seated")
     return [rows[n] for n in sorted(rows)]
 
 
@@ -472,9 +511,13 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
     _lock(event)
     round_tables = Hanchan.objects.filter(event=event, round_number=round_number)
     if not round_tables.exists():
-        raise ValidationError(f"Round {round_number} has no tables: generate the seating first.")
+        raise ValidationError(
+            _("Round %(round)s has no tables: generate the seating first.") % {"round": round_number}
+        )
     if round_tables.exclude(pk__in=_unplayed(round_tables)).exists():
-        raise ValidationError(f"Round {round_number} already has results: it can no longer be reseated.")
+        raise ValidationError(
+            _("Round %(round)s already has results: it can no longer be reseated.") % {"round": round_number}
+        )
     faults = _faults(event, [round_number])
     if faults:
         raise ValidationError(
@@ -531,5 +574,6 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
         event=event,
         user=user,
         action="round reseated",
-        summary=f"Round {round_number} reseated by the standings after round {round_number - 1}",
+        summary=_("Round %(round)s reseated by the standings after round %(previous)s")
+        % {"round": round_number, "previous": round_number - 1},
     )

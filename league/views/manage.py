@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
 from league.collation import sorted_by_name
+from league.engine_text import rules_in_words
 from league.forms import (
     EventEditForm,
     EventForm,
@@ -73,7 +74,9 @@ def event_create(request: HttpRequest, club_slug: str) -> HttpResponse:
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:
-                messages.success(request, f"{event.name} created. Register its players below.")
+                messages.success(
+                    request, gettext("%(event)s created. Register its players below.") % {"event": event.name}
+                )
                 return redirect("league_manage:event", slug=event.slug)
     else:
         form = EventForm(preset=chosen_preset(request.GET.get("preset")))
@@ -98,7 +101,7 @@ def _event_page(
         "league/manage/event_detail.html",
         {
             "event": event,
-            "rules": event.rules.describe(),
+            "rules": rules_in_words(event.rules),
             "preset_label": preset_label(event.rules.preset),
             "registrations": registrations,
             "player_form": player_form or RegisterPlayerForm(),
@@ -126,7 +129,9 @@ def register_player(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"{registration.player.display_name} is registered.")
+            messages.success(
+                request, gettext("%(player)s is registered.") % {"player": registration.player.display_name}
+            )
             for notice in getattr(registration, "notices", ()):  # e.g. a visitor from another club
                 messages.info(request, notice)
             return redirect("league_manage:event", slug=event.slug)

@@ -11,7 +11,9 @@ import re
 from typing import Any
 
 import pygal
+from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from pygal.style import Style
 
 # The site's palette (static/css/tenbou.css), then distinct colours for the other series.
@@ -58,10 +60,18 @@ def config(**options: Any) -> dict[str, Any]:
         "show_x_guides": False,
         "margin": 8,
         "spacing": 8,
-        "no_data_text": "No games yet",
+        "no_data_text": gettext("No games yet"),
     }
     base.update(options)
     return base
+
+
+def number(value: float, decimals: int = 0, *, signed: bool = False, grouped: bool = False) -> str:
+    """``value`` as a chart writes it, with the page's language's decimal separator (and digit groups
+    when ``grouped``): ``45,700`` and ``+35.0`` in English, ``45 700`` and ``+35,0`` in French."""
+    text = f"{value:{'+' if signed else ''}{',' if grouped else ''}.{decimals}f}"
+    separators = {ord(","): get_format("THOUSAND_SEPARATOR"), ord("."): get_format("DECIMAL_SEPARATOR")}
+    return text.translate(separators)
 
 
 def line(**options: Any) -> pygal.Line:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext
 
 from scoring.selectors import GameView
 
-from .base import line, render, sparse_labels
+from .base import line, number, render, sparse_labels
 
 
 def hand_label(round_name: str, honba: int) -> str:
@@ -19,12 +20,15 @@ def score_progression(game: GameView) -> SafeString | None:
     game entered as final scores, which has no hands to draw)."""
     if not game.log:
         return None
-    labels = ["Start", *(hand_label(line_.round, line_.honba) for line_ in game.log)]
+    labels = [
+        pgettext("start of a game", "Start"),
+        *(hand_label(line_.round, line_.honba) for line_ in game.log),
+    ]
     chart = line(
-        title="Scores after each hand",
+        title=gettext("Scores after each hand"),
         x_labels=labels,
         x_label_rotation=-45 if len(labels) > 8 else 0,
-        value_formatter=lambda points: f"{points:,.0f}",
+        value_formatter=lambda points: number(points, grouped=True),
         **sparse_labels(len(labels)),
     )
     start = game.rules.start_points

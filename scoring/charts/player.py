@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.functional import lazy
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from scoring.ratings import RatingPoint
 from scoring.statistics import GameResult, Placements
+from scoring.templatetags.tenbou_stats import ordinal
 
-from .base import bar, line, render, sparse_labels
+from .base import bar, line, number, render, sparse_labels
 
-PLACES = ("1st", "2nd", "3rd", "4th")
+PLACES = tuple(lazy(ordinal, str)(place) for place in range(1, 5))
+"""1st, 2nd, 3rd, 4th, each in the reader's language when used (1er, 2e … in French)."""
 
 
 def cumulative_results(name: str, games: Sequence[GameResult]) -> SafeString | None:
@@ -20,11 +24,11 @@ def cumulative_results(name: str, games: Sequence[GameResult]) -> SafeString | N
         return None
     labels = ["0", *(str(n) for n in range(1, len(games) + 1))]
     chart = line(
-        title="Total result after each game (thousands)",
+        title=gettext("Total result after each game (thousands)"),
         x_labels=labels,
-        x_title="games",
+        x_title=gettext("games"),
         show_legend=False,
-        value_formatter=lambda value: f"{value:+.1f}",
+        value_formatter=lambda value: number(value, 1, signed=True),
         **sparse_labels(len(labels)),
     )
     chart.add(name, [0.0, *(g.cumulative / 1000 for g in games)])
@@ -36,8 +40,8 @@ def place_distribution(name: str, placements: Placements) -> SafeString | None:
     if not placements.games:
         return None
     chart = bar(
-        title="Places",
-        x_labels=list(PLACES),
+        title=gettext("Places"),
+        x_labels=[str(place) for place in PLACES],
         show_legend=False,
         print_values=True,
         height=200,
@@ -55,9 +59,9 @@ def rating_history(title: str, name: str, points: Sequence[RatingPoint]) -> Safe
     chart = line(
         title=title,
         x_labels=labels,
-        x_title="games",
+        x_title=gettext("games"),
         show_legend=False,
-        value_formatter=lambda value: f"{value:.1f}",
+        value_formatter=lambda value: number(value, 1),
         **sparse_labels(len(labels)),
     )
     chart.add(name, [points[0].before, *(p.after for p in points)])

@@ -7,7 +7,16 @@ the rules each one implements: ``ruleset`` (settings and presets), ``value`` (ha
 games).
 """
 
-from .errors import EngineError, RecordError, RulesetError, RuleViolation, TileError, seat_word
+from .errors import (
+    EngineError,
+    Phrase,
+    RecordError,
+    RulesetError,
+    RuleViolation,
+    Text,
+    TileError,
+    seat_word,
+)
 from .final import FinalResult, check_final_scores, expected_total, final_result, places
 from .hanchan import HandOutcome, Replay, TableState, play_hand, replay, round_name
 from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, WINDS, Hand, ScoredYaku, Win, nearest_first
@@ -51,6 +60,7 @@ __all__ = [
     "HandValue",
     "LogInfo",
     "Penalty",
+    "Phrase",
     "RecordError",
     "Replay",
     "RuleViolation",
@@ -58,6 +68,7 @@ __all__ = [
     "RulesetError",
     "ScoredYaku",
     "TableState",
+    "Text",
     "TileError",
     "Win",
     "base_points",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import RuleViolation
+from .errors import RuleViolation, gettext_noop, ngettext_lazy
 from .hand import WINDS
 from .ruleset import Ruleset
 
@@ -46,20 +46,36 @@ def expected_total(rules: Ruleset, sticks: int) -> int:
 def check_final_scores(scores: list[int] | tuple[int, ...], sticks: int, rules: Ruleset) -> None:
     """Reject final scores (of a game kept on paper) that cannot be: a wrong total, a stray odd amount."""
     if len(scores) != 4 or any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
-        raise RuleViolation("enter four final scores, one per seat, as whole numbers", field="scores")
+        raise RuleViolation(
+            gettext_noop("enter four final scores, one per seat, as whole numbers"), field="scores"
+        )
     if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 0:
-        raise RuleViolation("the riichi sticks left on the table cannot be negative", field="sticks")
+        raise RuleViolation(
+            gettext_noop("the riichi sticks left on the table cannot be negative"), field="sticks"
+        )
     expected = expected_total(rules, sticks)
     if sum(scores) != expected:
         raise RuleViolation(
-            f"the four scores sum to {sum(scores)}, but must sum to {expected} (4 × {rules.start_points} "
-            f"start points − {sticks} riichi stick{'s' if sticks != 1 else ''} left on the table)",
+            ngettext_lazy(
+                "the four scores sum to {total}, but must sum to {expected} (4 × {start} start points − "
+                "{sticks} riichi stick left on the table)",
+                "the four scores sum to {total}, but must sum to {expected} (4 × {start} start points − "
+                "{sticks} riichi sticks left on the table)",
+                "sticks",
+            ),
             field="scores",
+            code="final_scores_sum",
+            params={
+                "total": sum(scores),
+                "expected": expected,
+                "start": rules.start_points,
+                "sticks": sticks,
+            },
         )
     for seat, score in enumerate(scores):
         if score % 100:
             raise RuleViolation(
-                "{seat}'s score {score} is not a multiple of 100",
+                gettext_noop("{seat}'s score {score} is not a multiple of 100"),
                 field="scores",
                 code="score_not_multiple_of_100",
                 params={"score": score},

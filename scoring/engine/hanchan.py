@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import RecordError, RuleViolation
+from .errors import RecordError, RuleViolation, gettext_noop
 from .final import FinalResult, final_result, places
 from .hand import ABORT, CHOMBO, DRAW, RON, TSUMO, Hand, nearest_first
 from .ruleset import Ruleset
@@ -100,7 +100,11 @@ class Replay:
 
 def _seat(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise RuleViolation(f"{what} must be a seat from 0 to 3, not {value!r}", field=what)
+        raise RuleViolation(
+            gettext_noop("{what} must be a seat from 0 to 3, not {value}"),
+            field=what,
+            params={"what": what, "value": repr(value)},
+        )
     return value
 
 
@@ -110,7 +114,7 @@ def _seats(values: Iterable[object], what: str) -> tuple[int, ...]:
         seat = _seat(value, what)
         if seat in seen:
             raise RuleViolation(
-                "{seat} is listed twice in {what}",
+                gettext_noop("{seat} is listed twice in {what}"),
                 field=what,
                 code="seat_listed_twice",
                 params={"what": what},
@@ -127,7 +131,7 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
         for seat in riichi:
             if state.scores[seat] < 1000:
                 raise RuleViolation(
-                    "{seat} cannot declare riichi with {points} points (fewer than 1000)",
+                    gettext_noop("{seat} cannot declare riichi with {points} points (fewer than 1000)"),
                     field="riichi",
                     code="riichi_below_1000",
                     params={"points": state.scores[seat]},
@@ -136,17 +140,22 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
     result = hand.result
     if result in (RON, TSUMO):
         if not hand.wins:
-            raise RuleViolation(f"a {result} needs a winner", field="wins")
+            raise RuleViolation(
+                gettext_noop("a ron needs a winner")
+                if result == RON
+                else gettext_noop("a tsumo needs a winner"),
+                field="wins",
+            )
         winners = _seats(hand.winners, "winner")
         tsumo = result == TSUMO
         if tsumo:
             if len(winners) != 1:
-                raise RuleViolation("a tsumo has exactly one winner", field="wins")
+                raise RuleViolation(gettext_noop("a tsumo has exactly one winner"), field="wins")
         else:
             loser = _seat(hand.loser, "loser")
             if loser in winners:
                 raise RuleViolation(
-                    "{loser} cannot win on their own discard",
+                    gettext_noop("{loser} cannot win on their own discard"),
                     field="loser",
                     code="ron_on_own_discard",
                     seats={"loser": loser},
@@ -154,14 +163,16 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
             if len(winners) > 1 and rules.multiple_ron == "atamahane":
                 nearest = nearest_first(loser, winners)[0]
                 raise RuleViolation(
-                    "only the nearest ron winner wins under atamahane: record {nearest} alone",
+                    gettext_noop("only the nearest ron winner wins under atamahane: record {nearest} alone"),
                     field="wins",
                     code="atamahane_nearest_only",
                     seats={"nearest": nearest},
                 )
             if len(winners) == 3 and rules.triple_ron == "abort":
                 raise RuleViolation(
-                    "a triple ron is an abortive draw under this ruleset: record it as result abort",
+                    gettext_noop(
+                        "a triple ron is an abortive draw under this ruleset: record it as result abort"
+                    ),
                     field="wins",
                 )
         for win in hand.wins:
@@ -169,24 +180,32 @@ def _check_hand(hand: Hand, state: TableState, rules: Ruleset) -> None:
             if win.pao is not None:
                 _seat(win.pao, "pao")
                 if not rules.pao_yaku:
-                    raise RuleViolation("this ruleset has no liability (pao)", field="pao")
+                    raise RuleViolation(gettext_noop("this ruleset has no liability (pao)"), field="pao")
                 if not win.yakuman:
-                    raise RuleViolation("pao applies only to a yakuman win", field="pao")
+                    raise RuleViolation(gettext_noop("pao applies only to a yakuman win"), field="pao")
     elif result == DRAW:
         _seats(hand.tenpai, "tenpai")
         if hand.nagashi:
             if not rules.nagashi_mangan:
-                raise RuleViolation("nagashi mangan is not played under this ruleset", field="nagashi")
+                raise RuleViolation(
+                    gettext_noop("nagashi mangan is not played under this ruleset"), field="nagashi"
+                )
             _seats(hand.nagashi, "nagashi")
     elif result == ABORT:
         if not rules.abortive_draws:
-            raise RuleViolation("abortive draws are not played under this ruleset", field="result")
+            raise RuleViolation(
+                gettext_noop("abortive draws are not played under this ruleset"), field="result"
+            )
     elif result == CHOMBO:
         if not rules.allows_chombo():
-            raise RuleViolation("a chombo cannot happen under this ruleset", field="result")
+            raise RuleViolation(gettext_noop("a chombo cannot happen under this ruleset"), field="result")
         _seat(hand.seat, "seat")
     else:
-        raise RuleViolation(f"unknown result {result!r} (ron, tsumo, draw, abort or chombo)", field="result")
+        raise RuleViolation(
+            gettext_noop("unknown result {result} (ron, tsumo, draw, abort or chombo)"),
+            field="result",
+            params={"result": repr(result)},
+        )
 
 
 def _pay_ron(hand: Hand, deltas: list[int], honba: int, pot: int, dealer: int, rules: Ruleset) -> None:
@@ -285,7 +304,11 @@ def play_hand(state: TableState, hand: Hand, rules: Ruleset) -> HandOutcome:
     Raises :class:`RuleViolation` if the hand cannot happen; ``state`` is then left unchanged.
     """
     if state.ended:
-        raise RuleViolation(f"the game already ended after hand {state.hands_played}", field="result")
+        raise RuleViolation(
+            gettext_noop("the game already ended after hand {number}"),
+            field="result",
+            params={"number": state.hands_played},
+        )
     _check_hand(hand, state, rules)
     dealer = state.deal % 4
     honba = state.honba

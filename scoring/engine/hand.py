@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import gettext_noop
 from .value import HandValue
 
 RON = "ron"
@@ -18,8 +19,9 @@ ABORT = "abort"
 CHOMBO = "chombo"
 RESULTS = (RON, TSUMO, DRAW, ABORT, CHOMBO)
 
-WINDS = ("East", "South", "West", "North")
-"""Seat names: the winds of the first hand, seat 0 being East."""
+WINDS = (gettext_noop("East"), gettext_noop("South"), gettext_noop("West"), gettext_noop("North"))
+"""Seat names: the winds of the first hand, seat 0 being East (marked for the catalogues: the Django side
+shows them with ``pgettext("seat wind", …)``, see ``league/engine_text.py``)."""
 
 ABORT_REASONS = ("nine_terminals", "four_winds", "four_riichi", "four_kans", "triple_ron")
 

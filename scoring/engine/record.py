@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import EngineError, RecordError, shown
+from .errors import EngineError, Phrase, RecordError, gettext_noop, shown
 from .hanchan import Replay, replay
 from .hand import ABORT, CHOMBO, DRAW, RESULTS, RON, TSUMO, Hand, ScoredYaku, Win
 from .logs.yaku import YAKU_BY_NAME
@@ -130,34 +130,45 @@ def parse_json(text: str) -> Any:
     try:
         return json.loads(text)
     except RecursionError:
-        raise RecordError("not valid JSON: nested too deeply") from None
+        raise RecordError(gettext_noop("not valid JSON: nested too deeply")) from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}") from None
+        raise RecordError(gettext_noop("not valid JSON: {error}"), params={"error": str(exc)}) from None
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.reason}") from None
+        raise RecordError(gettext_noop("not valid JSON: {error}"), params={"error": exc.reason}) from None
     except ValueError:
         limit = sys.get_int_max_str_digits()
-        raise RecordError(f"not valid JSON: a number has more than {limit} digits") from None
+        raise RecordError(
+            gettext_noop("not valid JSON: a number has more than {limit} digits"), params={"limit": limit}
+        ) from None
 
 
-def check_text(value: Any, what: str, *, limit: int = MAX_TEXT, field: str | None = None) -> str:
+def check_text(value: Any, what: str | Phrase, *, limit: int = MAX_TEXT, field: str | None = None) -> str:
     """``value`` if it is text of at most ``limit`` characters without control characters.
 
     Control characters (NUL above all, which PostgreSQL cannot store) and lone surrogates (which no
     encoding can write) would fail later, in the database or on output; the record names them here.
     """
     if not isinstance(value, str):
-        raise EngineError(f"{what} must be text, not {shown(value)}", field=field)
+        raise EngineError(
+            gettext_noop("{what} must be text, not {value}"),
+            field=field,
+            params={"what": what, "value": shown(value)},
+        )
     if len(value) > limit:
         raise EngineError(
-            f"{what} is {len(value)} characters long; at most {limit} are allowed", field=field
+            gettext_noop("{what} is {length} characters long; at most {limit} are allowed"),
+            field=field,
+            params={"what": what, "length": len(value), "limit": limit},
         )
     bad = _BAD_CHARACTER.search(value)
     if bad is not None:
         raise EngineError(
-            f"{what} holds the character U+{ord(bad.group()):04X}: control characters and lone "
-            "surrogates are not allowed",
+            gettext_noop(
+                "{what} holds the character {character}: control characters and lone surrogates are "
+                "not allowed"
+            ),
             field=field,
+            params={"what": what, "character": f"U+{ord(bad.group()):04X}"},
         )
     return value
 
@@ -168,7 +179,10 @@ def _check_depth(data: Any) -> None:
     while stack:
         value, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise RecordError(f"the record is nested more than {MAX_DEPTH} levels deep")
+            raise RecordError(
+                gettext_noop("the record is nested more than {depth} levels deep"),
+                params={"depth": MAX_DEPTH},
+            )
         children = value.values() if isinstance(value, dict) else value
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
@@ -177,10 +191,14 @@ def _int(data: dict[str, Any], key: str, *, required: bool = True) -> int | None
     value = data.get(key)
     if value is None:
         if required:
-            raise EngineError(f"'{key}' is missing", field=key)
+            raise EngineError(gettext_noop("'{key}' is missing"), field=key, params={"key": key})
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineError(f"'{key}' must be a whole number, not {shown(value)}", field=key)
+        raise EngineError(
+            gettext_noop("'{key}' must be a whole number, not {value}"),
+            field=key,
+            params={"key": key, "value": shown(value)},
+        )
     return value
 
 
@@ -189,21 +207,31 @@ def _seat_list(data: dict[str, Any], key: str) -> tuple[int, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise EngineError(f"'{key}' must be a list of seats, not {shown(value)}", field=key)
+        raise EngineError(
+            gettext_noop("'{key}' must be a list of seats, not {value}"),
+            field=key,
+            params={"key": key, "value": shown(value)},
+        )
     for seat in value:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise EngineError(f"'{key}' must be a list of seats from 0 to 3, not {shown(value)}", field=key)
+            raise EngineError(
+                gettext_noop("'{key}' must be a list of seats from 0 to 3, not {value}"),
+                field=key,
+                params={"key": key, "value": shown(value)},
+            )
     return tuple(value)
 
 
-def _count(data: dict[str, Any], key: str, *, low: int, high: int, what: str) -> int | None:
+def _count(data: dict[str, Any], key: str, *, low: int, high: int, what: str | Phrase) -> int | None:
     """An optional whole number from ``low`` to ``high`` (a dora count, a yaku's han)."""
     value = data.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise EngineError(
-            f"'{key}' {what} must be a whole number from {low} to {high}, not {shown(value)}", field=key
+            gettext_noop("'{key}' {what} must be a whole number from {low} to {high}, not {value}"),
+            field=key,
+            params={"key": key, "what": what, "low": low, "high": high, "value": shown(value)},
         )
     return value
 
@@ -211,22 +239,30 @@ def _count(data: dict[str, Any], key: str, *, low: int, high: int, what: str) ->
 def _scored_yaku(data: Any) -> ScoredYaku:
     if not isinstance(data, dict):
         raise EngineError(
-            f'\'yaku\' must list objects such as {{"name": "riichi", "han": 1}}, not {shown(data)}',
+            gettext_noop('\'yaku\' must list objects such as {{"name": "riichi", "han": 1}}, not {value}'),
             field="yaku",
+            params={"value": shown(data)},
         )
     name = data.get("name")
     if not isinstance(name, str) or name not in YAKU_BY_NAME:
         raise EngineError(
-            f"'yaku': unknown yaku {shown(name)} (names are the romaji of the yaku table, e.g. riichi, "
-            "tanyao, daisangen)",
+            gettext_noop(
+                "'yaku': unknown yaku {value} (names are the romaji of the yaku table, e.g. riichi, "
+                "tanyao, daisangen)"
+            ),
             field="yaku",
+            params={"value": shown(name)},
         )
-    han = _count(data, "han", low=1, high=MAX_YAKU_HAN, what=f"of yaku {name}")
-    yakuman = _count(data, "yakuman", low=1, high=MAX_YAKUMAN, what=f"of yaku {name}")
+    of_yaku = Phrase(gettext_noop("of yaku {name}"), params={"name": name})
+    han = _count(data, "han", low=1, high=MAX_YAKU_HAN, what=of_yaku)
+    yakuman = _count(data, "yakuman", low=1, high=MAX_YAKUMAN, what=of_yaku)
     if (han is None) == (yakuman is None):
         raise EngineError(
-            f"'yaku': {name} needs either 'han' or 'yakuman' (how many yakuman it counts), not both",
+            gettext_noop(
+                "'yaku': {name} needs either 'han' or 'yakuman' (how many yakuman it counts), not both"
+            ),
             field="yaku",
+            params={"name": name},
         )
     return ScoredYaku(name=name, han=han, yakuman=yakuman)
 
@@ -236,28 +272,45 @@ def _yaku_list(data: dict[str, Any]) -> tuple[ScoredYaku, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise EngineError(f"'yaku' must be a list of yaku, not {shown(value)}", field="yaku")
+        raise EngineError(
+            gettext_noop("'yaku' must be a list of yaku, not {value}"),
+            field="yaku",
+            params={"value": shown(value)},
+        )
     if len(value) > MAX_YAKU:
-        raise EngineError(f"'yaku' lists {len(value)} yaku: at most {MAX_YAKU}", field="yaku")
+        raise EngineError(
+            gettext_noop("'yaku' lists {count} yaku: at most {max}"),
+            field="yaku",
+            params={"count": len(value), "max": MAX_YAKU},
+        )
     return tuple(_scored_yaku(item) for item in value)
 
 
 def _win(data: Any) -> Win:
     if not isinstance(data, dict):
-        raise EngineError(f"a win must be an object, not {shown(data)}", field="wins")
+        raise EngineError(
+            gettext_noop("a win must be an object, not {value}"), field="wins", params={"value": shown(data)}
+        )
     yakuman = _int(data, "yakuman", required=False)
     if yakuman is not None and yakuman > MAX_YAKUMAN:
         raise EngineError(
-            f"'yakuman' is how many yakuman the hand holds, from 1 to {MAX_YAKUMAN}, not {yakuman}",
+            gettext_noop("'yakuman' is how many yakuman the hand holds, from 1 to {max}, not {value}"),
             field="yakuman",
+            params={"max": MAX_YAKUMAN, "value": yakuman},
         )
     han = _int(data, "han", required=False)
     if han is not None and han > MAX_HAN:
-        raise EngineError(f"'han' must be from 1 to {MAX_HAN}, not {shown(han)}", field="han")
+        raise EngineError(
+            gettext_noop("'han' must be from 1 to {max}, not {value}"),
+            field="han",
+            params={"max": MAX_HAN, "value": shown(han)},
+        )
     fu = _int(data, "fu", required=False)
     if fu is not None and fu not in VALID_FU:  # the engine checks fu below 5 han only: it is stored
         raise EngineError(
-            f"fu {shown(fu)} does not exist (20, 25, or a multiple of 10 from 30 to 130)", field="fu"
+            gettext_noop("fu {fu} does not exist (20, 25, or a multiple of 10 from 30 to 130)"),
+            field="fu",
+            params={"fu": shown(fu)},
         )
     return Win(
         winner=_int(data, "winner"),  # type: ignore[arg-type]
@@ -266,28 +319,38 @@ def _win(data: Any) -> Win:
         yakuman=yakuman,
         pao=_int(data, "pao", required=False),
         yaku=_yaku_list(data),
-        dora=_count(data, "dora", low=0, high=MAX_HAN, what="(dora in the hand)"),
-        aka=_count(data, "aka", low=0, high=MAX_HAN, what="(red fives in the hand)"),
-        ura=_count(data, "ura", low=0, high=MAX_HAN, what="(ura dora in the hand)"),
+        dora=_count(data, "dora", low=0, high=MAX_HAN, what=Phrase(gettext_noop("(dora in the hand)"))),
+        aka=_count(data, "aka", low=0, high=MAX_HAN, what=Phrase(gettext_noop("(red fives in the hand)"))),
+        ura=_count(data, "ura", low=0, high=MAX_HAN, what=Phrase(gettext_noop("(ura dora in the hand)"))),
     )
 
 
 def hand_from_dict(data: Any) -> Hand:
     """One hand of a record. Raises :class:`EngineError` (without the hand number) on malformed data."""
     if not isinstance(data, dict):
-        raise EngineError(f"a hand must be an object, not {shown(data)}")
+        raise EngineError(
+            gettext_noop("a hand must be an object, not {value}"), params={"value": shown(data)}
+        )
     result = data.get("result")
     if not isinstance(result, str) or result not in RESULTS:
         raise EngineError(
-            f"unknown result {shown(result)} (ron, tsumo, draw, abort or chombo)", field="result"
+            gettext_noop("unknown result {result} (ron, tsumo, draw, abort or chombo)"),
+            field="result",
+            params={"result": shown(result)},
         )
     riichi = _seat_list(data, "riichi")
     if result == RON:
         wins = data.get("wins")
         if not isinstance(wins, list) or not wins:
-            raise EngineError("a ron needs 'wins', a list of one to three winners", field="wins")
+            raise EngineError(
+                gettext_noop("a ron needs 'wins', a list of one to three winners"), field="wins"
+            )
         if len(wins) > 3:
-            raise EngineError(f"a ron has at most three winners, not {len(wins)}", field="wins")
+            raise EngineError(
+                gettext_noop("a ron has at most three winners, not {count}"),
+                field="wins",
+                params={"count": len(wins)},
+            )
         return Hand(RON, wins=tuple(_win(w) for w in wins), loser=_int(data, "loser"), riichi=riichi)
     if result == TSUMO:
         return Hand(TSUMO, wins=(_win(data),), riichi=riichi)
@@ -311,7 +374,9 @@ def _number(data: dict[str, Any], key: str) -> None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NUMBER:
         raise RecordError(
-            f"{key}: must be a whole number from 1 to {MAX_NUMBER}, not {shown(value)}", field=key
+            gettext_noop("{key}: must be a whole number from 1 to {max}, not {value}"),
+            field=key,
+            params={"key": key, "max": MAX_NUMBER, "value": shown(value)},
         )
 
 
@@ -322,41 +387,50 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
     replay) and every hand's legality by replaying it, so that a returned record is valid.
     """
     if not isinstance(data, dict):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(gettext_noop("a game record must be a JSON object"))
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
-        raise RecordError("hands: must be a list", field="hands")
+        raise RecordError(gettext_noop("hands: must be a list"), field="hands")
     if len(raw_hands) > MAX_HANDS:
         raise RecordError(
-            f"hands: a record holds at most {MAX_HANDS} hands, not {len(raw_hands)}", field="hands"
+            gettext_noop("hands: a record holds at most {max} hands, not {count}"),
+            field="hands",
+            params={"max": MAX_HANDS, "count": len(raw_hands)},
         )
     raw_penalties = data.get("penalties", [])
     if not isinstance(raw_penalties, list):
-        raise RecordError("penalties: must be a list", field="penalties")
+        raise RecordError(gettext_noop("penalties: must be a list"), field="penalties")
     if len(raw_penalties) > MAX_PENALTIES:
         raise RecordError(
-            f"penalties: a record holds at most {MAX_PENALTIES} penalties, not {len(raw_penalties)}",
+            gettext_noop("penalties: a record holds at most {max} penalties, not {count}"),
             field="penalties",
+            params={"max": MAX_PENALTIES, "count": len(raw_penalties)},
         )
     _check_depth(data)
     fmt = data.get("format", FORMAT)
     if isinstance(fmt, bool) or fmt != FORMAT:
         raise RecordError(
-            f"format: unsupported format {shown(fmt)} (this is format {FORMAT})", field="format"
+            gettext_noop("format: unsupported format {value} (this is format {format})"),
+            field="format",
+            params={"value": shown(fmt), "format": FORMAT},
         )
     try:
         ruleset = ruleset_from_spec(rules if rules is not None else data.get("rules"))
     except EngineError as exc:
-        raise RecordError(exc.message, field=exc.field) from None
+        raise RecordError.from_error(exc) from None
     players = data.get("players")
     if players is not None:
         if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
-            raise RecordError("players: must be a list of four names in seat order", field="players")
+            raise RecordError(
+                gettext_noop("players: must be a list of four names in seat order"), field="players"
+            )
         for seat, name in enumerate(players):
             try:
-                check_text(name, f"the name of seat {seat}")
+                check_text(name, Phrase(gettext_noop("the name of seat {seat}"), params={"seat": seat}))
             except EngineError as exc:
-                raise RecordError(f"players: {exc.message}", field="players") from None
+                raise RecordError(
+                    gettext_noop("players: {error}"), field="players", params={"error": exc}
+                ) from None
         players = tuple(players)
     _number(data, "round_number")
     _number(data, "table_number")
@@ -381,12 +455,16 @@ def _log_info(raw: Any) -> LogInfo | None:
         return None
     if not isinstance(raw, dict):
         raise RecordError(
-            'log: must be an object such as {"source": "tenhou", "id": "..."}, not ' + shown(raw), field="log"
+            gettext_noop('log: must be an object such as {{"source": "tenhou", "id": "..."}}, not {value}'),
+            field="log",
+            params={"value": shown(raw)},
         )
     source = raw.get("source")
     if not isinstance(source, str) or source not in LOG_SOURCES:
         raise RecordError(
-            f"log: 'source' must be one of {', '.join(LOG_SOURCES)}, not {shown(source)}", field="log"
+            gettext_noop("log: 'source' must be one of {sources}, not {value}"),
+            field="log",
+            params={"sources": ", ".join(LOG_SOURCES), "value": shown(source)},
         )
     texts: dict[str, str | None] = {}
     for key in ("id", "lobby"):
@@ -395,33 +473,49 @@ def _log_info(raw: Any) -> LogInfo | None:
             try:
                 check_text(value, f"'{key}'", limit=MAX_LOG_TEXT, field="log")
             except EngineError as exc:
-                raise RecordError(f"log: {exc.message}", field="log") from None
+                raise RecordError(gettext_noop("log: {error}"), field="log", params={"error": exc}) from None
         texts[key] = value
     return LogInfo(source=source, id=texts["id"], lobby=texts["lobby"])
 
 
 def _penalty(raw: Any, number: int) -> Penalty:
-    where = f"penalty {number}"
     if not isinstance(raw, dict):
-        raise RecordError(f"{where}: must be an object with seat, points and reason", field="penalties")
+        raise RecordError(
+            gettext_noop("penalty {number}: must be an object with seat, points and reason"),
+            field="penalties",
+            params={"number": number},
+        )
     try:
         seat = _int(raw, "seat")
         points = _int(raw, "points")
     except EngineError as exc:
-        raise RecordError(f"{where}: {exc.message}", field="penalties") from None
+        raise RecordError(
+            gettext_noop("penalty {number}: {error}"),
+            field="penalties",
+            params={"number": number, "error": exc},
+        ) from None
     assert seat is not None and points is not None
     if not 0 <= seat <= 3:
-        raise RecordError(f"{where}: seat must be from 0 to 3, not {shown(seat)}", field="penalties")
+        raise RecordError(
+            gettext_noop("penalty {number}: seat must be from 0 to 3, not {value}"),
+            field="penalties",
+            params={"number": number, "value": shown(seat)},
+        )
     if not MIN_PENALTY_POINTS <= points < 0:
         raise RecordError(
-            f"{where}: points must be negative, from {MIN_PENALTY_POINTS} to -1, not {shown(points)}",
+            gettext_noop("penalty {number}: points must be negative, from {min} to -1, not {value}"),
             field="penalties",
+            params={"number": number, "min": MIN_PENALTY_POINTS, "value": shown(points)},
         )
     reason = raw.get("reason", "")
     try:
         check_text(reason, "reason")
     except EngineError as exc:
-        raise RecordError(f"{where}: {exc.message}", field="penalties") from None
+        raise RecordError(
+            gettext_noop("penalty {number}: {error}"),
+            field="penalties",
+            params={"number": number, "error": exc},
+        ) from None
     return Penalty(seat=seat, points=points, reason=reason)
 
 

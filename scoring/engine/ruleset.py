@@ -11,7 +11,7 @@ import reprlib
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RulesetError
+from .errors import Phrase, RulesetError, gettext_noop
 
 PAO_YAKU = ("daisangen", "daisuushii", "suukantsu")
 
@@ -29,11 +29,12 @@ _SHOW = reprlib.Repr()
 _SHOW.maxlevel, _SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxdict = 2, 40, 40, 6, 6
 
 
-def _show(value: Any) -> str:
+def _show(value: Any) -> str | Phrase:
     """A value for an error message, bounded: a deeply nested or huge value (a hostile record or admin
     input) is shown abridged instead of making the message itself fail or fill a screen."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        digits = int(value.bit_length() * 0.30103) + 1
+        return Phrase(gettext_noop("a number of about {digits} digits"), params={"digits": digits})
     return _SHOW.repr(value)
 
 
@@ -125,96 +126,122 @@ SETTINGS: dict[str, Setting] = {
         _S(
             "length",
             str,
-            "Game length: a hanchan (East and South) or a tonpuusen (East only)",
+            gettext_noop("Game length: a hanchan (East and South) or a tonpuusen (East only)"),
             ("hanchan", "tonpuusen"),
         ),
-        _S("start_points", int, "Points each player starts with"),
-        _S("return_points", int, "Return points subtracted from the final score (the difference × 4 is oka)"),
-        _S("uma", tuple, "Uma for 1st, 2nd, 3rd and 4th place, in points (must sum to 0)"),
+        _S("start_points", int, gettext_noop("Points each player starts with")),
+        _S(
+            "return_points",
+            int,
+            gettext_noop("Return points subtracted from the final score (the difference × 4 is oka)"),
+        ),
+        _S("uma", tuple, gettext_noop("Uma for 1st, 2nd, 3rd and 4th place, in points (must sum to 0)")),
         _S(
             "ties",
             str,
-            "Tied final scores: split uma and oka, or the earlier seat places higher",
+            gettext_noop("Tied final scores: split uma and oka, or the earlier seat places higher"),
             ("split", "seat_order"),
         ),
         _S(
             "leftover_sticks",
             str,
-            "Riichi sticks left on the table at the end: to the first place, or lost",
+            gettext_noop("Riichi sticks left on the table at the end: to the first place, or lost"),
             ("first", "lost"),
         ),
         _S(
             "chombo",
             str,
-            "Chombo: deduction after uma, reverse mangan at the table, or not possible",
+            gettext_noop("Chombo: deduction after uma, reverse mangan at the table, or not possible"),
             ("deduction", "reverse_mangan", "forbidden"),
         ),
-        _S("chombo_points", int, "Chombo deduction after uma, in points (deduction mode)"),
+        _S("chombo_points", int, gettext_noop("Chombo deduction after uma, in points (deduction mode)")),
         _S(
             "multiple_ron",
             str,
-            "Several ron winners on one discard: all win, or only the nearest (atamahane)",
+            gettext_noop("Several ron winners on one discard: all win, or only the nearest (atamahane)"),
             ("each", "atamahane"),
         ),
         _S(
             "triple_ron",
             str,
-            "Three ron winners: all three win, or the hand is an abortive draw",
+            gettext_noop("Three ron winners: all three win, or the hand is an abortive draw"),
             ("win", "abort"),
         ),
         _S(
             "multiple_ron_honba",
             str,
-            "Honba with several ron winners: paid to each, or to the nearest",
+            gettext_noop("Honba with several ron winners: paid to each, or to the nearest"),
             ("each", "nearest"),
         ),
         _S(
             "multiple_ron_sticks",
             str,
-            "Riichi sticks with several ron winners: winners get their own "
-            "deposit back and the nearest the rest, or the nearest takes all",
+            gettext_noop(
+                "Riichi sticks with several ron winners: winners get their own "
+                "deposit back and the nearest the rest, or the nearest takes all"
+            ),
             ("own_back", "nearest"),
         ),
-        _S("kiriage", bool, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan"),
+        _S("kiriage", bool, gettext_noop("Kiriage mangan: 4 han 30 fu and 3 han 60 fu are paid as mangan")),
         _S(
             "kazoe_limit",
             str,
-            "13 han or more without a yakuman: kazoe yakuman, or capped at sanbaiman",
+            gettext_noop("13 han or more without a yakuman: kazoe yakuman, or capped at sanbaiman"),
             ("yakuman", "sanbaiman"),
         ),
         _S(
             "yakuman_stacking",
             bool,
-            "Double and multiple yakuman are paid as such; without it any yakuman count pays one yakuman",
+            gettext_noop(
+                "Double and multiple yakuman are paid as such; without it any yakuman count pays one yakuman"
+            ),
         ),
         _S(
             "abortive_draws",
             bool,
-            "Abortive draws (nine terminals, four winds, four riichi, four kans, triple ron) are played",
+            gettext_noop(
+                "Abortive draws (nine terminals, four winds, four riichi, four kans, triple ron) are played"
+            ),
         ),
-        _S("abortive_draw_honba", bool, "An abortive draw adds a honba counter"),
-        _S("nagashi_mangan", bool, "Nagashi mangan is played"),
-        _S("tobi", bool, "The game ends when a score goes below zero (exactly 0 plays on)"),
+        _S("abortive_draw_honba", bool, gettext_noop("An abortive draw adds a honba counter")),
+        _S("nagashi_mangan", bool, gettext_noop("Nagashi mangan is played")),
+        _S("tobi", bool, gettext_noop("The game ends when a score goes below zero (exactly 0 plays on)")),
         _S(
             "agari_yame",
             bool,
-            "In the last deal, a dealer who wins or is tenpai and is first with the goal "
-            "points may end the game",
+            gettext_noop(
+                "In the last deal, a dealer who wins or is tenpai and is first with the goal "
+                "points may end the game"
+            ),
         ),
         _S(
             "west_extension",
             bool,
-            "If nobody reaches the goal points after the last deal, play goes on into the next wind",
+            gettext_noop(
+                "If nobody reaches the goal points after the last deal, play goes on into the next wind"
+            ),
         ),
-        _S("goal_points", int, "Goal points for agari-yame and the west extension"),
-        _S("riichi_below_1000", bool, "A player with fewer than 1000 points may declare riichi"),
-        _S("red_fives", int, "Number of red fives (aka dora) in the set, for hands entered as tiles"),
-        _S("open_tanyao", bool, "All simples counts with an open hand (kuitan), for hands entered as tiles"),
-        _S("pao_yaku", tuple, "Yakuman with liability (pao)", PAO_YAKU),
+        _S("goal_points", int, gettext_noop("Goal points for agari-yame and the west extension")),
+        _S(
+            "riichi_below_1000", bool, gettext_noop("A player with fewer than 1000 points may declare riichi")
+        ),
+        _S(
+            "red_fives",
+            int,
+            gettext_noop("Number of red fives (aka dora) in the set, for hands entered as tiles"),
+        ),
+        _S(
+            "open_tanyao",
+            bool,
+            gettext_noop("All simples counts with an open hand (kuitan), for hands entered as tiles"),
+        ),
+        _S("pao_yaku", tuple, gettext_noop("Yakuman with liability (pao)"), PAO_YAKU),
         _S(
             "time_limit",
             str,
-            "When time is called: one more hand (EMA), end after the current hand (WRC), or no time limit",
+            gettext_noop(
+                "When time is called: one more hand (EMA), end after the current hand (WRC), or no time limit"
+            ),
             ("one_more_hand", "end_after_hand", "none"),
         ),
     ]
@@ -305,45 +332,77 @@ PRESETS: dict[str, dict[str, Any]] = {
 def _check_value(name: str, value: Any) -> Any:
     """Validate one setting's value and return it in the dataclass's form (lists become tuples)."""
     setting = SETTINGS[name]
-    where = f"rules: setting '{name}'"
     if setting.kind is bool:
         if not isinstance(value, bool):
-            raise RulesetError(f"{where} must be true or false, not {_show(value)}", field=name)
+            raise RulesetError(
+                gettext_noop("rules: setting '{name}' must be true or false, not {value}"),
+                field=name,
+                params={"name": name, "value": _show(value)},
+            )
         return value
     if setting.kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesetError(f"{where} must be a whole number of points, not {_show(value)}", field=name)
+            raise RulesetError(
+                gettext_noop("rules: setting '{name}' must be a whole number of points, not {value}"),
+                field=name,
+                params={"name": name, "value": _show(value)},
+            )
         if value < 0:
-            raise RulesetError(f"{where} cannot be negative ({_show(value)})", field=name)
+            raise RulesetError(
+                gettext_noop("rules: setting '{name}' cannot be negative ({value})"),
+                field=name,
+                params={"name": name, "value": _show(value)},
+            )
         if value > POINTS_MAX:
             raise RulesetError(
-                f"{where} must be at most {POINTS_MAX} points, not {_show(value)}", field=name
+                gettext_noop("rules: setting '{name}' must be at most {max} points, not {value}"),
+                field=name,
+                params={"name": name, "max": POINTS_MAX, "value": _show(value)},
             )
         return value
     if setting.kind is str:
         if not isinstance(value, str) or value not in setting.choices:
             raise RulesetError(
-                f"{where} must be one of {', '.join(setting.choices)}, not {_show(value)}", field=name
+                gettext_noop("rules: setting '{name}' must be one of {choices}, not {value}"),
+                field=name,
+                params={"name": name, "choices": ", ".join(setting.choices), "value": _show(value)},
             )
         return value
     # tuples
     if not isinstance(value, list | tuple):
-        raise RulesetError(f"{where} must be a list, not {_show(value)}", field=name)
+        raise RulesetError(
+            gettext_noop("rules: setting '{name}' must be a list, not {value}"),
+            field=name,
+            params={"name": name, "value": _show(value)},
+        )
     if name == "uma":
         if len(value) != 4 or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-            raise RulesetError(f"{where} must be four whole numbers of points (1st to 4th)", field=name)
+            raise RulesetError(
+                gettext_noop("rules: setting '{name}' must be four whole numbers of points (1st to 4th)"),
+                field=name,
+                params={"name": name},
+            )
         if any(abs(v) > POINTS_MAX for v in value):
             raise RulesetError(
-                f"{where}: each place's uma must be between -{POINTS_MAX} and {POINTS_MAX} points",
+                gettext_noop(
+                    "rules: setting '{name}': each place's uma must be between -{max} and {max} points"
+                ),
                 field=name,
+                params={"name": name, "max": POINTS_MAX},
             )
         return tuple(value)
     if len(value) > SPEC_MAX_ITEMS:
-        raise RulesetError(f"{where} holds {len(value)} items: at most {SPEC_MAX_ITEMS}", field=name)
+        raise RulesetError(
+            gettext_noop("rules: setting '{name}' holds {count} items: at most {max}"),
+            field=name,
+            params={"name": name, "count": len(value), "max": SPEC_MAX_ITEMS},
+        )
     unknown = [v for v in value if not isinstance(v, str) or v not in setting.choices]
     if unknown:
         raise RulesetError(
-            f"{where}: unknown yakuman {_show(unknown[0])} (known: {', '.join(setting.choices)})", field=name
+            gettext_noop("rules: setting '{name}': unknown yakuman {value} (known: {choices})"),
+            field=name,
+            params={"name": name, "value": _show(unknown[0]), "choices": ", ".join(setting.choices)},
         )
     return tuple(dict.fromkeys(value))
 
@@ -351,20 +410,29 @@ def _check_value(name: str, value: Any) -> Any:
 def _check_consistency(rules: Ruleset) -> None:
     """Rules between settings: what makes results sum to the penalties, and values that cannot be played."""
     if rules.start_points <= 0:
-        raise RulesetError("rules: setting 'start_points' must be above 0", field="start_points")
+        raise RulesetError(
+            gettext_noop("rules: setting 'start_points' must be above 0"), field="start_points"
+        )
     if sum(rules.uma) != 0:
         raise RulesetError(
-            f"rules: setting 'uma' must sum to 0 so that results sum to the penalties (sums to "
-            f"{sum(rules.uma)})",
+            gettext_noop(
+                "rules: setting 'uma' must sum to 0 so that results sum to the penalties (sums to {total})"
+            ),
             field="uma",
+            params={"total": sum(rules.uma)},
         )
     if list(rules.uma) != sorted(rules.uma, reverse=True):
-        raise RulesetError("rules: setting 'uma' must not increase from 1st to 4th place", field="uma")
+        raise RulesetError(
+            gettext_noop("rules: setting 'uma' must not increase from 1st to 4th place"), field="uma"
+        )
     if rules.red_fives > 4:
-        raise RulesetError("rules: setting 'red_fives' must be between 0 and 4", field="red_fives")
+        raise RulesetError(
+            gettext_noop("rules: setting 'red_fives' must be between 0 and 4"), field="red_fives"
+        )
     if rules.chombo == "deduction" and rules.chombo_points == 0:
         raise RulesetError(
-            "rules: setting 'chombo_points' must be above 0 when chombo is a deduction", field="chombo_points"
+            gettext_noop("rules: setting 'chombo_points' must be above 0 when chombo is a deduction"),
+            field="chombo_points",
         )
 
 
@@ -372,19 +440,25 @@ def make_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Rulese
     """The preset's settings with ``overrides`` applied, validated."""
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesetError(
-            f"rules: unknown preset {_show(preset)} (known: {', '.join(PRESETS)})", field="preset"
+            gettext_noop("rules: unknown preset {value} (known: {presets})"),
+            field="preset",
+            params={"value": _show(preset), "presets": ", ".join(PRESETS)},
         )
     if overrides is not None and not isinstance(overrides, dict):
-        raise RulesetError("rules: the overrides must be an object of settings", field="preset")
+        raise RulesetError(gettext_noop("rules: the overrides must be an object of settings"), field="preset")
     if overrides and len(overrides) > SPEC_MAX_ITEMS:
         raise RulesetError(
-            f"rules: {len(overrides)} settings given, at most {SPEC_MAX_ITEMS}", field="preset"
+            gettext_noop("rules: {count} settings given, at most {max}"),
+            field="preset",
+            params={"count": len(overrides), "max": SPEC_MAX_ITEMS},
         )
     values: dict[str, Any] = {}
     for name, value in {**PRESETS[preset], **(overrides or {})}.items():
         if not isinstance(name, str) or name not in SETTINGS:
             raise RulesetError(
-                f"rules: unknown setting {_show(name)}", field=name if isinstance(name, str) else None
+                gettext_noop("rules: unknown setting {value}"),
+                field=name if isinstance(name, str) else None,
+                params={"value": _show(name)},
             )
         values[name] = _check_value(name, value)
     rules = Ruleset(preset=preset, **values)
@@ -400,10 +474,12 @@ def ruleset_from_spec(spec: Any) -> Ruleset:
         return make_ruleset(spec)
     if isinstance(spec, dict):
         if "preset" not in spec:
-            raise RulesetError("rules: an object of rules needs a 'preset'", field="preset")
+            raise RulesetError(gettext_noop("rules: an object of rules needs a 'preset'"), field="preset")
         overrides = {k: v for k, v in spec.items() if k != "preset"}
         return make_ruleset(spec["preset"], overrides)
-    raise RulesetError("rules: must be a preset name or an object with a 'preset'", field="preset")
+    raise RulesetError(
+        gettext_noop("rules: must be a preset name or an object with a 'preset'"), field="preset"
+    )
 
 
 def ruleset_spec(rules: Ruleset) -> str | dict[str, Any]:

@@ -52,18 +52,18 @@ from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.hand_calculating.yaku import Yaku
 from mahjong.meld import Meld
 
-from .errors import TileError
+from .errors import Phrase, TileError, gettext_noop
 from .hand import ScoredYaku
 from .ruleset import Ruleset
 
 HONOUR_NAMES = (
-    "East wind",
-    "South wind",
-    "West wind",
-    "North wind",
-    "white dragon",
-    "green dragon",
-    "red dragon",
+    gettext_noop("East wind"),
+    gettext_noop("South wind"),
+    gettext_noop("West wind"),
+    gettext_noop("North wind"),
+    gettext_noop("white dragon"),
+    gettext_noop("green dragon"),
+    gettext_noop("red dragon"),
 )
 SUITS = "mpsz"
 
@@ -79,61 +79,82 @@ _MELD_KINDS: dict[str, tuple[str, bool]] = {
     "ankan": (Meld.KAN, False),
 }
 
-_NOTATION_HELP = "write the numbers, then the suit (m, p, s or z), like 123m456p789s11z; 0 is a red five"
-_MELD_HELP = "write chi:123m, pon:555z, kan:1111p (open kan) or ankan:9999s (closed kan)"
 _NOTATION_RE = re.compile(r"(?:[0-9]+[mpsz])+")
 
 # Messages for the library's error codes. Most of the checks behind them are about flags that contradict
 # each other; the library finds them, we only say what they mean.
 _LIBRARY_ERRORS = {
-    HandCalculator.ERR_NO_WINNING_TILE: "the winning tile is not in the hand",
-    HandCalculator.ERR_HAND_NOT_WINNING: (
+    HandCalculator.ERR_NO_WINNING_TILE: gettext_noop("the winning tile is not in the hand"),
+    HandCalculator.ERR_HAND_NOT_WINNING: gettext_noop(
         "the tiles do not form a winning hand (four sets and a pair, seven pairs, or thirteen orphans)"
     ),
-    HandCalculator.ERR_NO_YAKU: "no yaku: the hand is complete but has no yaku (dora alone are not a yaku)",
-    HandCalculator.ERR_OPEN_HAND_RIICHI: "riichi needs a closed hand, but the hand has an open meld",
-    HandCalculator.ERR_OPEN_HAND_DABURI: "double riichi needs a closed hand, but the hand has an open meld",
-    HandCalculator.ERR_IPPATSU_WITHOUT_RIICHI: "ippatsu needs riichi or double riichi",
-    HandCalculator.ERR_CHANKAN_WITH_TSUMO: "chankan (robbing a kan) is a ron, not a tsumo",
-    HandCalculator.ERR_RINSHAN_WITHOUT_TSUMO: (
+    HandCalculator.ERR_NO_YAKU: gettext_noop(
+        "no yaku: the hand is complete but has no yaku (dora alone are not a yaku)"
+    ),
+    HandCalculator.ERR_OPEN_HAND_RIICHI: gettext_noop(
+        "riichi needs a closed hand, but the hand has an open meld"
+    ),
+    HandCalculator.ERR_OPEN_HAND_DABURI: gettext_noop(
+        "double riichi needs a closed hand, but the hand has an open meld"
+    ),
+    HandCalculator.ERR_IPPATSU_WITHOUT_RIICHI: gettext_noop("ippatsu needs riichi or double riichi"),
+    HandCalculator.ERR_CHANKAN_WITH_TSUMO: gettext_noop("chankan (robbing a kan) is a ron, not a tsumo"),
+    HandCalculator.ERR_RINSHAN_WITHOUT_TSUMO: gettext_noop(
         "rinshan kaihou (a win on the tile drawn after a kan) is a tsumo, not a ron"
     ),
-    HandCalculator.ERR_HAITEI_WITHOUT_TSUMO: (
+    HandCalculator.ERR_HAITEI_WITHOUT_TSUMO: gettext_noop(
         "haitei is a tsumo on the last tile; a ron on the last discard is houtei"
     ),
-    HandCalculator.ERR_HOUTEI_WITH_TSUMO: (
+    HandCalculator.ERR_HOUTEI_WITH_TSUMO: gettext_noop(
         "houtei is a ron on the last discard; a tsumo on the last tile is haitei"
     ),
-    HandCalculator.ERR_HAITEI_WITH_RINSHAN: "haitei and rinshan kaihou cannot both apply to one win",
-    HandCalculator.ERR_HOUTEI_WITH_CHANKAN: "houtei and chankan cannot both apply to one win",
-    HandCalculator.ERR_TENHOU_NOT_AS_DEALER: "tenhou is a dealer's win: the seat wind must be East",
-    HandCalculator.ERR_TENHOU_WITHOUT_TSUMO: "tenhou is a win on the first draw, so it is a tsumo",
-    HandCalculator.ERR_TENHOU_WITH_MELD: "tenhou is a win on the first draw, so the hand has no melds",
-    HandCalculator.ERR_CHIIHOU_AS_DEALER: "chiihou is a non-dealer's win (the dealer's is tenhou): the seat "
-    "wind cannot be East",
-    HandCalculator.ERR_CHIIHOU_WITHOUT_TSUMO: "chiihou is a win on the first draw, so it is a tsumo",
-    HandCalculator.ERR_CHIIHOU_WITH_MELD: "chiihou is a win on the first draw, so the hand has no melds",
+    HandCalculator.ERR_HAITEI_WITH_RINSHAN: gettext_noop(
+        "haitei and rinshan kaihou cannot both apply to one win"
+    ),
+    HandCalculator.ERR_HOUTEI_WITH_CHANKAN: gettext_noop("houtei and chankan cannot both apply to one win"),
+    HandCalculator.ERR_TENHOU_NOT_AS_DEALER: gettext_noop(
+        "tenhou is a dealer's win: the seat wind must be East"
+    ),
+    HandCalculator.ERR_TENHOU_WITHOUT_TSUMO: gettext_noop(
+        "tenhou is a win on the first draw, so it is a tsumo"
+    ),
+    HandCalculator.ERR_TENHOU_WITH_MELD: gettext_noop(
+        "tenhou is a win on the first draw, so the hand has no melds"
+    ),
+    HandCalculator.ERR_CHIIHOU_AS_DEALER: gettext_noop(
+        "chiihou is a non-dealer's win (the dealer's is tenhou): the seat wind cannot be East"
+    ),
+    HandCalculator.ERR_CHIIHOU_WITHOUT_TSUMO: gettext_noop(
+        "chiihou is a win on the first draw, so it is a tsumo"
+    ),
+    HandCalculator.ERR_CHIIHOU_WITH_MELD: gettext_noop(
+        "chiihou is a win on the first draw, so the hand has no melds"
+    ),
 }
 
 # Fu reasons of the library -> words on a score sheet.
 _FU_LABELS = {
-    FuCalculator.PENCHAN: "Edge wait (penchan)",
-    FuCalculator.KANCHAN: "Closed wait (kanchan)",
-    FuCalculator.VALUED_PAIR: "Pair of dragons or own/round wind",
-    FuCalculator.DOUBLE_VALUED_PAIR: "Pair of wind that is own and round wind",
-    FuCalculator.PAIR_WAIT: "Pair wait (tanki)",
-    FuCalculator.TSUMO: "Tsumo",
-    FuCalculator.HAND_WITHOUT_FU: "Open hand without fu",
-    FuCalculator.CLOSED_PON: "Closed pon of simples",
-    FuCalculator.OPEN_PON: "Open pon of simples",
-    FuCalculator.CLOSED_TERMINAL_PON: "Closed pon of terminals or honours",
-    FuCalculator.OPEN_TERMINAL_PON: "Open pon of terminals or honours",
-    FuCalculator.CLOSED_KAN: "Closed kan of simples",
-    FuCalculator.OPEN_KAN: "Open kan of simples",
-    FuCalculator.CLOSED_TERMINAL_KAN: "Closed kan of terminals or honours",
-    FuCalculator.OPEN_TERMINAL_KAN: "Open kan of terminals or honours",
+    FuCalculator.PENCHAN: gettext_noop("Edge wait (penchan)"),
+    FuCalculator.KANCHAN: gettext_noop("Closed wait (kanchan)"),
+    FuCalculator.VALUED_PAIR: gettext_noop("Pair of dragons or own/round wind"),
+    FuCalculator.DOUBLE_VALUED_PAIR: gettext_noop("Pair of wind that is own and round wind"),
+    FuCalculator.PAIR_WAIT: gettext_noop("Pair wait (tanki)"),
+    FuCalculator.TSUMO: gettext_noop("Tsumo"),
+    FuCalculator.HAND_WITHOUT_FU: gettext_noop("Open hand without fu"),
+    FuCalculator.CLOSED_PON: gettext_noop("Closed pon of simples"),
+    FuCalculator.OPEN_PON: gettext_noop("Open pon of simples"),
+    FuCalculator.CLOSED_TERMINAL_PON: gettext_noop("Closed pon of terminals or honours"),
+    FuCalculator.OPEN_TERMINAL_PON: gettext_noop("Open pon of terminals or honours"),
+    FuCalculator.CLOSED_KAN: gettext_noop("Closed kan of simples"),
+    FuCalculator.OPEN_KAN: gettext_noop("Open kan of simples"),
+    FuCalculator.CLOSED_TERMINAL_KAN: gettext_noop("Closed kan of terminals or honours"),
+    FuCalculator.OPEN_TERMINAL_KAN: gettext_noop("Open kan of terminals or honours"),
 }
-_BASE_LABELS = {20: "Base", 25: "Base (seven pairs)", 30: "Base (closed ron)"}
+_BASE_LABELS = {
+    20: gettext_noop("Base"),
+    25: gettext_noop("Base (seven pairs)"),
+    30: gettext_noop("Base (closed ron)"),
+}
 
 # Library yaku names that read badly on a score sheet.
 _YAKU_NAMES = {"Kokushi Musou Juusanmen Matchi": "Kokushi Musou 13-sided wait"}
@@ -271,21 +292,36 @@ def tile_name(kind: int, *, red: bool = False) -> str:
     return f"{0 if red else number + 1}{SUITS[suit]}"
 
 
-def _described(kind: int) -> str:
+def _described(kind: int) -> str | Phrase:
     """A tile's name, with the honour spelled out because ``6z`` means little to most players."""
     name = tile_name(kind)
-    return f"{name} ({HONOUR_NAMES[kind - 27]})" if kind >= 27 else name
+    if kind < 27:
+        return name
+    return Phrase(
+        gettext_noop("{tile} ({honour})"), params={"tile": name, "honour": Phrase(HONOUR_NAMES[kind - 27])}
+    )
 
 
 def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
     """Tiles of an MPSZ string, in order; a ``TileError`` on ``field`` for anything else."""
     if not isinstance(text, str):
-        raise TileError(f"{field}: expected tiles written as text, like 123m, not {text!r}", field=field)
+        raise TileError(
+            gettext_noop("{field}: expected tiles written as text, like 123m, not {value}"),
+            field=field,
+            params={"field": field, "value": repr(text)},
+        )
     compact = "".join(text.split()).lower()
     if not compact:
         return []
     if not _NOTATION_RE.fullmatch(compact):
-        raise TileError(f"bad tile notation {text.strip()!r}: {_NOTATION_HELP}", field=field)
+        raise TileError(
+            gettext_noop(
+                "bad tile notation {value}: write the numbers, then the suit (m, p, s or z), like "
+                "123m456p789s11z; 0 is a red five"
+            ),
+            field=field,
+            params={"value": repr(text.strip())},
+        )
     out: list[Tile] = []
     for digits, suit in re.findall(r"([0-9]+)([mpsz])", compact):
         offset = SUITS.index(suit) * 9
@@ -293,9 +329,12 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
             number = int(ch)
             if suit == "z" and not 1 <= number <= 7:
                 raise TileError(
-                    f"bad tile notation {text.strip()!r}: honours are 1z-7z (1-4 winds East South West "
-                    "North, 5-7 dragons white green red)",
+                    gettext_noop(
+                        "bad tile notation {value}: honours are 1z-7z (1-4 winds East South West North, 5-7 "
+                        "dragons white green red)"
+                    ),
                     field=field,
+                    params={"value": repr(text.strip())},
                 )
             red = number == 0
             out.append(Tile(offset + (4 if red else number - 1), red))
@@ -311,16 +350,32 @@ class _Meld:
 
 def _parse_meld(text: str) -> _Meld:
     if not isinstance(text, str) or ":" not in text:
-        raise TileError(f"bad meld notation {text!r}: {_MELD_HELP}", field="melds")
+        raise TileError(
+            gettext_noop(
+                "bad meld notation {meld}: write chi:123m, pon:555z, kan:1111p (open kan) or ankan:9999s "
+                "(closed kan)"
+            ),
+            field="melds",
+            params={"meld": repr(text)},
+        )
     word, _, written = text.partition(":")
     word = word.strip().lower()
     if word not in _MELD_KINDS:
-        raise TileError(f"bad meld notation {text!r}: unknown kind {word!r}; {_MELD_HELP}", field="melds")
+        raise TileError(
+            gettext_noop(
+                "bad meld notation {meld}: unknown kind {kind}; write chi:123m, pon:555z, kan:1111p (open "
+                "kan) or ankan:9999s (closed kan)"
+            ),
+            field="melds",
+            params={"meld": repr(text), "kind": repr(word)},
+        )
     meld_type, opened = _MELD_KINDS[word]
     try:
         tiles = parse_tiles(written, field="melds")
     except TileError as exc:
-        raise TileError(f"meld {text!r}: {exc.message}", field="melds") from None
+        raise TileError(
+            gettext_noop("meld {meld}: {error}"), field="melds", params={"meld": repr(text), "error": exc}
+        ) from None
     kinds = sorted(t.kind for t in tiles)
     if meld_type == Meld.CHI:
         ok = (
@@ -331,14 +386,18 @@ def _parse_meld(text: str) -> _Meld:
         )
         if not ok:
             raise TileError(
-                f"meld {text!r}: chi needs three tiles in a row of one suit, like chi:345p", field="melds"
+                gettext_noop("meld {meld}: chi needs three tiles in a row of one suit, like chi:345p"),
+                field="melds",
+                params={"meld": repr(text)},
             )
     else:
         size = 3 if meld_type == Meld.PON else 4
         if len(kinds) != size or len(set(kinds)) != 1:
             example = "pon:555z" if size == 3 else f"{word}:1111p"
             raise TileError(
-                f"meld {text!r}: {word} needs {size} identical tiles, like {example}", field="melds"
+                gettext_noop("meld {meld}: {kind} needs {size} identical tiles, like {example}"),
+                field="melds",
+                params={"meld": repr(text), "kind": word, "size": size, "example": example},
             )
     return _Meld(meld_type, opened, tiles)
 
@@ -368,9 +427,11 @@ def _check_counts(all_tiles: list[Tile], rules: Ruleset) -> None:
     for kind, count in sorted(counts.items()):
         if count > 4:
             raise TileError(
-                f"more than four {_described(kind)}: the hand, its melds and the dora indicators show "
-                f"{count}",
+                gettext_noop(
+                    "more than four {tile}: the hand, its melds and the dora indicators show {count}"
+                ),
                 field="tiles",
+                params={"tile": _described(kind), "count": count},
             )
     if rules.red_fives <= 0:
         return
@@ -379,21 +440,33 @@ def _check_counts(all_tiles: list[Tile], rules: Ruleset) -> None:
         allowed = _reds_in_set(kind // 9, rules.red_fives)
         if count > allowed:
             raise TileError(
-                f"{count} red {tile_name(kind)} but the set has only {allowed} (red fives in play: "
-                f"{rules.red_fives})",
+                gettext_noop(
+                    "{count} red {tile} but the set has only {allowed} (red fives in play: {red_fives})"
+                ),
                 field="tiles",
+                params={
+                    "count": count,
+                    "tile": tile_name(kind),
+                    "allowed": allowed,
+                    "red_fives": rules.red_fives,
+                },
             )
     if sum(reds.values()) > rules.red_fives:
         raise TileError(
-            f"{sum(reds.values())} red fives, but the set has only {rules.red_fives}", field="tiles"
+            gettext_noop("{count} red fives, but the set has only {red_fives}"),
+            field="tiles",
+            params={"count": sum(reds.values()), "red_fives": rules.red_fives},
         )
     for kind in (4, 13, 22):
         plain = counts[kind] - reds[kind]
         if rules.red_fives >= 3 and plain > 4 - _reds_in_set(kind // 9, rules.red_fives):
             raise TileError(
-                f"{plain} plain {tile_name(kind)}, but with red fives in play one of the four is red: "
-                f"write it as {tile_name(kind, red=True)}",
+                gettext_noop(
+                    "{count} plain {tile}, but with red fives in play one of the four is red: write it as "
+                    "{red}"
+                ),
                 field="tiles",
+                params={"count": plain, "tile": tile_name(kind), "red": tile_name(kind, red=True)},
             )
 
 
@@ -450,7 +523,11 @@ def _options(rules: Ruleset) -> OptionalRules:
 def _wind(value: int, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
         raise TileError(
-            f"{field.replace('_', ' ')} must be 0-3 (East, South, West, North), not {value!r}", field=field
+            gettext_noop("seat wind must be 0-3 (East, South, West, North), not {value}")
+            if field == "seat_wind"
+            else gettext_noop("round wind must be 0-3 (East, South, West, North), not {value}"),
+            field=field,
+            params={"value": repr(value)},
         )
     return EAST + value
 
@@ -467,7 +544,9 @@ def score_tiles(hand: TileHand, rules: Ruleset) -> TileScore:
     win = parse_tiles(hand.win_tile, field="win_tile")
     if len(win) != 1:
         raise TileError(
-            f"the winning tile must be one tile, like 5p, not {hand.win_tile!r}", field="win_tile"
+            gettext_noop("the winning tile must be one tile, like 5p, not {value}"),
+            field="win_tile",
+            params={"value": repr(hand.win_tile)},
         )
     dora = parse_tiles(hand.dora_indicators, field="dora_indicators")
     ura = parse_tiles(hand.ura_dora_indicators, field="ura_dora_indicators")
@@ -477,32 +556,59 @@ def score_tiles(hand: TileHand, rules: Ruleset) -> TileScore:
     size = len(concealed) + 3 * len(melds)
     if size != 14:
         quads = [k for k, n in Counter(t.kind for t in concealed).items() if n == 4]
-        hint = ""
         if size > 14 and quads:
             number, suit = tile_name(quads[0])
-            hint = f" (a kan goes in melds, like ankan:{number * 4}{suit})"
-        elif size == 13:
+            raise TileError(
+                gettext_noop(
+                    "hand has {size} tiles; a winning hand needs 14 (counting each kan as 3) (a kan goes in "
+                    "melds, like ankan:{kan})"
+                ),
+                field="tiles",
+                params={"size": size, "kan": f"{number * 4}{suit}"},
+            )
+        if size == 13:
             # The commonest slip: the 13 tiles held before winning, with the winning tile only beside them.
-            hint = f": the tiles include the winning tile, so add {win[0].name} to them"
+            raise TileError(
+                gettext_noop(
+                    "hand has {size} tiles; a winning hand needs 14 (counting each kan as 3): the tiles "
+                    "include the winning tile, so add {tile} to them"
+                ),
+                field="tiles",
+                params={"size": size, "tile": win[0].name},
+            )
         raise TileError(
-            f"hand has {size} tiles; a winning hand needs 14 (counting each kan as 3){hint}", field="tiles"
+            gettext_noop("hand has {size} tiles; a winning hand needs 14 (counting each kan as 3)"),
+            field="tiles",
+            params={"size": size},
         )
     win_tile = win[0]
     if not any(t.kind == win_tile.kind for t in concealed):
-        raise TileError(f"winning tile {win_tile.name} is not in the hand", field="win_tile")
-    for name, indicators in (("dora", dora), ("ura dora", ura)):
-        if len(indicators) > 5:
-            raise TileError(
-                f"{len(indicators)} {name} indicators; there are at most 5 (one and one per kan)",
-                field=f"{name.replace(' ', '_')}_indicators",
-            )
+        raise TileError(
+            gettext_noop("winning tile {tile} is not in the hand"),
+            field="win_tile",
+            params={"tile": win_tile.name},
+        )
+    if len(dora) > 5:
+        raise TileError(
+            gettext_noop("{count} dora indicators; there are at most 5 (one and one per kan)"),
+            field="dora_indicators",
+            params={"count": len(dora)},
+        )
+    if len(ura) > 5:
+        raise TileError(
+            gettext_noop("{count} ura dora indicators; there are at most 5 (one and one per kan)"),
+            field="ura_dora_indicators",
+            params={"count": len(ura)},
+        )
     if ura and not (hand.riichi or hand.double_riichi):
         raise TileError(
-            "ura dora indicators are turned over only for a riichi hand", field="ura_dora_indicators"
+            gettext_noop("ura dora indicators are turned over only for a riichi hand"),
+            field="ura_dora_indicators",
         )
     if hand.rinshan and not any(len(m.tiles) == 4 for m in melds):
         raise TileError(
-            "rinshan kaihou is a win on the tile drawn after a kan, but the hand has no kan", field="melds"
+            gettext_noop("rinshan kaihou is a win on the tile drawn after a kan, but the hand has no kan"),
+            field="melds",
         )
     in_play = concealed + [t for m in melds for t in m.tiles]
     _check_counts(in_play + dora + ura, rules)
@@ -543,13 +649,22 @@ def score_tiles(hand: TileHand, rules: Ruleset) -> TileScore:
             config=config,
         )
     except Exception as exc:  # the library is not ours: none of its exceptions may reach a user
-        raise TileError(f"the hand could not be scored ({type(exc).__name__}: {exc})", field="tiles") from exc
+        raise TileError(
+            gettext_noop("the hand could not be scored ({error})"),
+            field="tiles",
+            params={"error": f"{type(exc).__name__}: {exc}"},
+        ) from exc
 
     if result.error:
-        message = _LIBRARY_ERRORS.get(result.error, f"the hand cannot be scored ({result.error})")
         if result.error == HandCalculator.ERR_NO_WINNING_TILE:
-            message = f"winning tile {win_tile.name} is not in the hand"
-        raise TileError(message)
+            raise TileError(
+                gettext_noop("winning tile {tile} is not in the hand"), params={"tile": win_tile.name}
+            )
+        if result.error in _LIBRARY_ERRORS:
+            raise TileError(_LIBRARY_ERRORS[result.error])
+        raise TileError(
+            gettext_noop("the hand cannot be scored ({error})"), params={"error": str(result.error)}
+        )
     return _score(result, indexer.red_correction, rules)
 
 
@@ -577,7 +692,7 @@ def _score(result: HandResponse, red_correction: int, rules: Ruleset) -> TileSco
 
     counted = [(y.name, han_of(y)) for y in yaku_list]
     if sum(h for _, h in counted) != result.han:  # pragma: no cover - a change in the library
-        raise TileError("the hand could not be scored (the yaku do not add up to the han)")
+        raise TileError(gettext_noop("the hand could not be scored (the yaku do not add up to the han)"))
     if red_correction:
         aka = next((h for name, h in counted if name == "Aka Dora"), 0) + red_correction
         counted = [(name, h) for name, h in counted if name != "Aka Dora"]

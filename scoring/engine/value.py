@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import RuleViolation
+from .errors import Phrase, RuleViolation, gettext_noop
 from .ruleset import Ruleset
 
 MANGAN = 2000
@@ -28,21 +28,39 @@ class HandValue:
         """The value in words: ``3 han 40 fu``, ``6 han``, ``yakuman``, ``double yakuman``.
 
         Given the ``rules``, a yakuman count the ruleset does not stack says what it is paid as:
-        ``double yakuman, paid as one yakuman``.
+        ``double yakuman, paid as one yakuman``. In English; :meth:`phrase` is the same, translatable.
         """
+        return str(self.phrase(rules))
+
+    def phrase(self, rules: Ruleset | None = None) -> Phrase:
+        """:meth:`describe` as translatable text (the Django side renders it in the reader's language)."""
         if self.yakuman:
-            words = yakuman_words(self.yakuman)
+            words = yakuman_phrase(self.yakuman)
             if rules is not None and paid_as_one_yakuman(self, rules):
-                return f"{words}, paid as one yakuman"
+                return Phrase(gettext_noop("{value}, paid as one yakuman"), params={"value": words})
             return words
         if self.han is not None and self.han <= 4:
-            return f"{self.han} han {self.fu} fu"
-        return f"{self.han} han"
+            return Phrase(gettext_noop("{han} han {fu} fu"), params={"han": self.han, "fu": self.fu})
+        return Phrase(gettext_noop("{han} han"), params={"han": self.han})
+
+
+YAKUMAN_WORDS = {
+    1: gettext_noop("yakuman"),
+    2: gettext_noop("double yakuman"),
+    3: gettext_noop("triple yakuman"),
+}
+
+
+def yakuman_phrase(count: int) -> Phrase:
+    """:func:`yakuman_words` as translatable text."""
+    if count in YAKUMAN_WORDS:
+        return Phrase(YAKUMAN_WORDS[count])
+    return Phrase(gettext_noop("{count}× yakuman"), params={"count": count})
 
 
 def yakuman_words(count: int) -> str:
     """``yakuman``, ``double yakuman``, ``triple yakuman``, ``4× yakuman``."""
-    return {1: "yakuman", 2: "double yakuman", 3: "triple yakuman"}.get(count, f"{count}× yakuman")
+    return str(yakuman_phrase(count))
 
 
 def paid_yakuman(value: HandValue, rules: Ruleset) -> int:
@@ -72,38 +90,57 @@ def check_value(value: HandValue, *, tsumo: bool, rules: Ruleset) -> None:
     han, fu, yakuman = value.han, value.fu, value.yakuman
     if yakuman is not None:
         if han is not None:
-            raise RuleViolation("give either han (and fu) or yakuman, not both", field="yakuman")
+            raise RuleViolation(
+                gettext_noop("give either han (and fu) or yakuman, not both"), field="yakuman"
+            )
         if isinstance(yakuman, bool) or not isinstance(yakuman, int) or yakuman < 1:
             raise RuleViolation(
-                f"yakuman must be a whole number of at least 1, not {yakuman!r}", field="yakuman"
+                gettext_noop("yakuman must be a whole number of at least 1, not {value}"),
+                field="yakuman",
+                params={"value": repr(yakuman)},
             )
         return  # a count above what the ruleset stacks is valued by base_points, not rejected
     if han is None:
-        raise RuleViolation("a win needs han (and fu), or yakuman", field="han")
+        raise RuleViolation(gettext_noop("a win needs han (and fu), or yakuman"), field="han")
     if isinstance(han, bool) or not isinstance(han, int) or han < 1:
-        raise RuleViolation(f"han must be a whole number of at least 1, not {han!r}", field="han")
+        raise RuleViolation(
+            gettext_noop("han must be a whole number of at least 1, not {value}"),
+            field="han",
+            params={"value": repr(han)},
+        )
     if fu is not None and (isinstance(fu, bool) or not isinstance(fu, int)):
-        raise RuleViolation(f"fu must be a whole number, not {fu!r}", field="fu")
+        raise RuleViolation(
+            gettext_noop("fu must be a whole number, not {value}"), field="fu", params={"value": repr(fu)}
+        )
     if han >= 5:
         return  # fu is irrelevant at mangan and above, so any given value is ignored
     if fu is None:
-        raise RuleViolation(f"{han} han needs fu (fu may be left out only from 5 han)", field="fu")
+        raise RuleViolation(
+            gettext_noop("{han} han needs fu (fu may be left out only from 5 han)"),
+            field="fu",
+            params={"han": han},
+        )
     if fu not in VALID_FU:
         raise RuleViolation(
-            f"fu {fu} does not exist (20, 25, or a multiple of 10 from 30 to 130)", field="fu"
+            gettext_noop("fu {fu} does not exist (20, 25, or a multiple of 10 from 30 to 130)"),
+            field="fu",
+            params={"fu": fu},
         )
     if fu == 20:
         if not tsumo:
             raise RuleViolation(
-                "fu 20 exists only on a tsumo (closed pinfu); a ron has at least 30 fu", field="fu"
+                gettext_noop("fu 20 exists only on a tsumo (closed pinfu); a ron has at least 30 fu"),
+                field="fu",
             )
         if han < 2:
-            raise RuleViolation("fu 20 needs at least 2 han (pinfu and menzen tsumo)", field="fu")
+            raise RuleViolation(
+                gettext_noop("fu 20 needs at least 2 han (pinfu and menzen tsumo)"), field="fu"
+            )
     if fu == 25:
         if tsumo and han < 3:
-            raise RuleViolation("fu 25 needs at least 3 han on a tsumo", field="fu")
+            raise RuleViolation(gettext_noop("fu 25 needs at least 3 han on a tsumo"), field="fu")
         if not tsumo and han < 2:
-            raise RuleViolation("fu 25 needs at least 2 han on a ron", field="fu")
+            raise RuleViolation(gettext_noop("fu 25 needs at least 2 han on a ron"), field="fu")
 
 
 def base_points(value: HandValue, rules: Ruleset) -> int:

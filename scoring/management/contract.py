@@ -15,11 +15,14 @@ import sys
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import translation
 
 from scoring.engine import EngineError
 from scoring.engine.record import check_text
 
 EXIT_STATUS = 2
+CONTRACT_LANGUAGE = "en"
+"""The language of the commands' output and error lines (game-record.md): scripts compare them."""
 
 
 class CommandFailed(Exception):
@@ -79,10 +82,14 @@ class ContractCommand(OneLineErrorsCommand):
     exit_status = EXIT_STATUS
 
     def execute(self, *args, **options):  # type: ignore[no-untyped-def]
-        try:
-            return super().execute(*args, **options)
-        except CommandFailed as exc:
-            self.fail(str(exc))
+        # The contract is English whatever the site's language (``LANGUAGE_CODE``): the messages the
+        # commands share with the pages (an import's errors, a filter's) are translated there, and
+        # written here, and in the history entries the command leaves, as the contract words them.
+        with translation.override(CONTRACT_LANGUAGE):
+            try:
+                return super().execute(*args, **options)
+            except CommandFailed as exc:
+                self.fail(str(exc))
 
     def fail(self, message: str) -> NoReturn:
         self.stderr.write(one_line(message), ending="\n")

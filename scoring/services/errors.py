@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
+from league.engine_text import engine_message
 from league.models import Hanchan
 from scoring import engine
 
@@ -18,9 +20,12 @@ class GameChanged(Exception):
     """
 
     def __init__(self, hanchan_id: int, current_version: int, expected_version: int) -> None:
+        # Raised while answering a request: the message is in the reader's language (pages show it).
         super().__init__(
-            "The game changed while you were entering this (someone else saved a change). "
-            "Here is its current state: check it and enter the hand again if it is still missing."
+            gettext(
+                "The game changed while you were entering this (someone else saved a change). "
+                "Here is its current state: check it and enter the hand again if it is still missing."
+            )
         )
         self.hanchan_id = hanchan_id
         self.current_version = current_version
@@ -33,12 +38,10 @@ def seat_names(hanchan: Hanchan) -> list[str]:
     return [seat.player.display_name for seat in seats]
 
 
-def render_engine_error(exc: engine.EngineError, names: Sequence[str] | None = None) -> str:
-    """The engine's message with each seat it names written as that seat's player (``Bob``, not
-    ``seat 1``); the engine's own ``seat N`` wording when no names are known."""
-    if names is None:
-        return str(exc)
-    return exc.render(lambda seat: names[seat] if 0 <= seat < len(names) else engine.seat_word(seat))
+def render_engine_error(exc: engine.Text, names: Sequence[str] | None = None) -> str:
+    """The engine's message in the reader's language, with each seat it names written as that seat's
+    player (``Bob``, not ``seat 1``); ``seat N`` (translated) when no names are known."""
+    return engine_message(exc, names)
 
 
 def as_validation_error(

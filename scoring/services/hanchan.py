@@ -9,10 +9,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
+from scoring.describe import wind_name
 
 from . import history
 from .errors import render_engine_error, seat_names
@@ -20,7 +21,13 @@ from .hands import bump, finish, lock_game
 from .penalties import give, withdraw
 from .sync import refresh, refresh_results, replay_stored
 
-SEAT_NAMES = engine.WINDS
+
+def _redated(played_on: date, before: date) -> str:
+    """The history's words for a new date: "played on 2025-03-08 (was 2025-03-07)"."""
+    return gettext("played on %(date)s (was %(before)s)") % {
+        "date": played_on.isoformat(),
+        "before": before.isoformat(),
+    }
 
 
 def default_played_on(event: Event, today: date | None = None) -> date:
@@ -76,15 +83,18 @@ def start_game(
 
     ``played_on`` defaults to :func:`default_played_on`: the lists and date filters go by it."""
     if len(players) != 4 or any(p is None for p in players):
-        raise ValidationError("A game needs four players, one in each seat.")
+        raise ValidationError(gettext("A game needs four players, one in each seat."))
     if len({p.pk for p in players}) != 4:
-        raise ValidationError("A player can sit in only one seat of a game.")
+        raise ValidationError(gettext("A player can sit in only one seat of a game."))
     registrations = dict(
         Registration.objects.filter(event=event, player__in=players).values_list("player_id", "withdrawn_at")
     )
     missing = [str(p) for p in players if p.pk not in registrations]
     if missing:
-        raise ValidationError(f"Not registered in {event}: {', '.join(missing)}.")
+        raise ValidationError(
+            gettext("Not registered in %(event)s: %(players)s.")
+            % {"event": event, "players": ", ".join(missing)}
+        )
     withdrawn = [str(p) for p in players if registrations[p.pk] is not None]
     if withdrawn:
         raise ValidationError(
@@ -94,7 +104,7 @@ def start_game(
     if round_number is not None:
         _check_free_in_round(event, round_number, players)
     if entry_mode not in Hanchan.EntryMode.values:
-        raise ValidationError({"entry_mode": "Choose hand by hand or final scores."})
+        raise ValidationError({"entry_mode": gettext("Choose hand by hand or final scores.")})
     played_on = default_played_on(event) if played_on is None else _check_played_on(played_on)
     hanchan = Hanchan.objects.create(
         event=event,
@@ -111,8 +121,10 @@ def start_game(
             for i, player in enumerate(players)
         ]
     )
-    names = ", ".join(f"{SEAT_NAMES[i]} {p}" for i, p in enumerate(players))
-    summary = f"{names}; played on {played_on.isoformat()}"
+    names = ", ".join(
+        gettext("%(wind)s %(player)s") % {"wind": wind_name(i), "player": p} for i, p in enumerate(players)
+    )
+    summary = gettext("%(players)s; played on %(date)s") % {"players": names, "date": played_on.isoformat()}
     history.log(event=event, hanchan=hanchan, user=user, action="game started", summary=summary)
     return hanchan
 
@@ -141,7 +153,7 @@ def set_played_on(
         hanchan=game,
         user=user,
         action="date changed",
-        summary=f"played on {played_on.isoformat()} (was {before.isoformat()})",
+        summary=_redated(played_on, before),
         reason=reason,
         before={"played_on": before.isoformat()},
         after={"played_on": played_on.isoformat()},
@@ -174,9 +186,9 @@ def record_final_scores(
         played_on = _check_played_on(played_on)
     game = lock_game(hanchan, expected_version)
     if game.entry_mode != Hanchan.EntryMode.FINAL_SCORES:
-        raise ValidationError("This game is entered hand by hand: its scores come from its hands.")
+        raise ValidationError(gettext("This game is entered hand by hand: its scores come from its hands."))
     if game.status == Hanchan.Status.VOID:
-        raise ValidationError("This game is void: reopen it first.")
+        raise ValidationError(gettext("This game is void: reopen it first."))
     try:
         engine.check_final_scores(scores, sticks, game.event.rules)
     except engine.RuleViolation as exc:
@@ -236,13 +248,18 @@ def record_final_scores(
     if corrected:
         parts.append(history.changes(old, new)[2])  # only what changed, as "field: old → new"
     else:
-        parts.append(" / ".join(str(s) for s in scores) + (f", {sticks} sticks left" if sticks else ""))
+        scores_text = " / ".join(str(s) for s in scores)
+        if sticks:
+            scores_text = ngettext(
+                "%(scores)s, %(count)d stick left", "%(scores)s, %(count)d sticks left", sticks
+            ) % {"scores": scores_text, "count": sticks}
+        parts.append(scores_text)
         if any(chombos_after) or chombos_after != chombos_before:
             parts.append(history.changes(old, new, ["chombos", "chombo_penalties"])[2])
     after: dict[str, Any] = dict(new)
     if redated:
         assert played_on is not None
-        parts.append(f"played on {played_on.isoformat()} (was {dated_before.isoformat()})")
+        parts.append(_redated(played_on, dated_before))
         after["played_on"] = played_on.isoformat()
     summary = "; ".join(p for p in parts if p) or gettext("saved again, nothing changed")
     history.log(
@@ -294,10 +311,14 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
 
     rules = game.event.rules
     if len(chombos) != 4 or any(c < 0 or c > 9 for c in chombos):
-        raise ValidationError({"chombos": "Chombos: a number from 0 to 9 per seat."})
+        raise ValidationError({"chombos": gettext("Chombos: a number from 0 to 9 per seat.")})
     if any(chombos) and rules.chombo != "deduction":
         raise ValidationError(
-            {"chombos": "Under these rules a chombo is paid at the table: it is already in the scores."}
+            {
+                "chombos": gettext(
+                    "Under these rules a chombo is paid at the table: it is already in the scores."
+                )
+            }
         )
     for seat_number, wanted in enumerate(chombos):
         seat = seats[seat_number]
@@ -308,7 +329,7 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
             ).order_by("-created_at", "-pk")
         )
         for penalty in active[wanted:]:
-            withdraw(penalty, user=user, reason="final scores corrected")
+            withdraw(penalty, user=user, reason=gettext("final scores corrected"))
         for _ in range(wanted - len(active)):
             give(
                 event=game.event,
@@ -316,7 +337,7 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
                 hanchan=game,
                 points=-rules.chombo_points,
                 kind=Penalty.Kind.CHOMBO,
-                reason="chombo (entered with the final scores)",
+                reason=gettext("chombo (entered with the final scores)"),
                 user=user,
             )
 
@@ -328,19 +349,22 @@ def finish_game(
     """Finish a hand-by-hand game. Before its natural end this is an early end (a time limit): say why."""
     game = lock_game(hanchan, expected_version)
     if game.status == Hanchan.Status.FINISHED:
-        raise ValidationError("This game is already finished.")
+        raise ValidationError(gettext("This game is already finished."))
     if game.status == Hanchan.Status.VOID:
-        raise ValidationError("This game is void: reopen it first.")
+        raise ValidationError(gettext("This game is void: reopen it first."))
     if game.entry_mode == Hanchan.EntryMode.FINAL_SCORES:
-        raise ValidationError("Enter the four final scores: that finishes the game.")
+        raise ValidationError(gettext("Enter the four final scores: that finishes the game."))
     played, _ = replay_stored(game)
     if not played.hands:
-        raise ValidationError("A game needs at least one hand to be finished.")
+        raise ValidationError(gettext("A game needs at least one hand to be finished."))
     if not played.finished and not reason.strip():
         raise ValidationError(
-            {"reason": "The game has not reached its end: say why it ends now (e.g. time limit)."}
+            {"reason": gettext("The game has not reached its end: say why it ends now (e.g. time limit).")}
         )
-    summary = "Finished" if played.finished else f"Finished early after hand {len(played.hands)}"
+    if played.finished:
+        summary = gettext("Finished")
+    else:
+        summary = gettext("Finished early after hand %(number)d") % {"number": len(played.hands)}
     finish(game, played, user=user, summary=summary, reason=reason)
     hanchan.refresh_from_db()
 
@@ -349,14 +373,19 @@ def finish_game(
 def void_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int | None = None) -> None:
     """Void a game: it stays, with its hands, but counts for nothing. Never deleted."""
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the game is void: the history keeps it."})
+        raise ValidationError({"reason": gettext("Say why the game is void: the history keeps it.")})
     game = lock_game(hanchan, expected_version)
     if game.status == Hanchan.Status.VOID:
-        raise ValidationError("This game is already void.")
+        raise ValidationError(gettext("This game is already void."))
     bump(game, status=Hanchan.Status.VOID)
     refresh_results(game, None)  # a void game has no results; its hands stay as they are
     history.log(
-        event=game.event, hanchan=game, user=user, action="game voided", summary="Voided", reason=reason
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="game voided",
+        summary=gettext("Voided"),
+        reason=reason,
     )
     hanchan.refresh_from_db()
 
@@ -366,13 +395,18 @@ def reopen_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: i
     """Reopen a finished or void game for more hands or corrections; it leaves the standings until
     finished again."""
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the game is reopened: the history keeps it."})
+        raise ValidationError({"reason": gettext("Say why the game is reopened: the history keeps it.")})
     game = lock_game(hanchan, expected_version)
     if game.status == Hanchan.Status.IN_PROGRESS:
-        raise ValidationError("This game is already in progress.")
+        raise ValidationError(gettext("This game is already in progress."))
     bump(game, status=Hanchan.Status.IN_PROGRESS, finished_at=None)
     refresh_results(game, None)  # an open game has no results; its hands stay as they are
     history.log(
-        event=game.event, hanchan=game, user=user, action="game reopened", summary="Reopened", reason=reason
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="game reopened",
+        summary=gettext("Reopened"),
+        reason=reason,
     )
     hanchan.refresh_from_db()

@@ -8,15 +8,18 @@ validates the change and re-derives every later hand — and logs the change, al
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from league.models import Hanchan
 from scoring import engine
+from scoring.describe import result_name
 from scoring.engine.record import MAX_HANDS
 from scoring.models import Hand, Win
 from scoring.records import engine_hand as _engine_hand
@@ -55,8 +58,9 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
 
 
 # The history summary of a game finished by the hand that reached its end (see ``record_hand``): a
-# resubmitted hand is recognised by it, so it must not be reworded without updating ``_resubmitted``.
-AUTO_FINISHED = "The game reached its end and was finished automatically."
+# resubmitted hand is recognised by it (in any of the site's languages: the summary is written in the
+# language of whoever saved the hand), so it must not be reworded without updating ``_resubmitted``.
+AUTO_FINISHED = gettext_noop("The game reached its end and was finished automatically.")
 
 # The engine's limit on the hands of one game (game-record.md "Limits"): the web, import and replay agree.
 TOO_MANY_HANDS = gettext_lazy(
@@ -77,11 +81,30 @@ def finish(game: Hanchan, played: engine.Replay, *, user: Any, summary: str, rea
     )
 
 
+def _recorded_summary(number: int, round_name: str, result: str) -> str:
+    """The history summary of a recorded hand: "Hand 3 (E3): Ron"."""
+    return gettext("Hand %(number)d (%(round)s): %(result)s") % {
+        "number": number,
+        "round": round_name,
+        "result": result_name(result),
+    }
+
+
+def _in_every_language(text: Callable[[], str]) -> set[str]:
+    """What ``text()`` gives in English and in each of the site's languages: a history summary is
+    written in the language of whoever made the change, and must be recognised whoever reads it."""
+    found = {text()}
+    for code in ("en", *(code for code, _name in settings.LANGUAGES)):
+        with translation.override(code):
+            found.add(text())
+    return found
+
+
 def _check_open(hanchan: Hanchan) -> None:
     if hanchan.entry_mode != Hanchan.EntryMode.HANDS:
-        raise ValidationError("This game is entered as final scores, not hand by hand.")
+        raise ValidationError(gettext("This game is entered as final scores, not hand by hand."))
     if hanchan.status == Hanchan.Status.VOID:
-        raise ValidationError("This game is void: reopen it before entering hands.")
+        raise ValidationError(gettext("This game is void: reopen it before entering hands."))
 
 
 def _write(hanchan: Hanchan, number: int, hand: engine.Hand, tiles: list[Any] | None = None) -> Hand:
@@ -97,7 +120,7 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
     rules = hanchan.event.rules
     hands = engine_hands(hanchan)
     if number is not None and not 1 <= number <= len(hands):
-        raise ValidationError(f"Hand {number} does not exist in this game.")
+        raise ValidationError(gettext("Hand %(number)s does not exist in this game.") % {"number": number})
     if number is None and len(hands) >= MAX_HANDS:
         raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     try:
@@ -140,14 +163,15 @@ def _resubmitted(game: Hanchan, hand: engine.Hand, expected_version: int) -> Han
     if _canonical(stored) != _canonical(hand):
         return None
     entries = list(game.history.order_by("-pk").values_list("action", "summary")[:2])
-    if entries and entries[0] == ("game finished", AUTO_FINISHED):
+    if entries and entries[0][0] == "game finished":
+        if entries[0][1] not in _in_every_language(lambda: gettext(AUTO_FINISHED)):
+            return None
         entries = entries[1:]
-    if (
-        not entries
-        or entries[0][0] != "hand recorded"
-        or not entries[0][1].startswith(f"Hand {last.number} ")
-    ):
+    if not entries or entries[0][0] != "hand recorded":
         return None
+    recorded = _in_every_language(lambda: _recorded_summary(last.number, last.round_name, last.result))
+    if entries[0][1] not in recorded and not entries[0][1].startswith(f"Hand {last.number} "):
+        return None  # (the last form: entries written before the summaries were translated)
     return last
 
 
@@ -177,14 +201,16 @@ def record_hand(
         return existing
     _check_open(game)
     if game.status == Hanchan.Status.FINISHED:
-        raise ValidationError("This game is finished: reopen it to add hands, or correct a hand instead.")
+        raise ValidationError(
+            gettext("This game is finished: reopen it to add hands, or correct a hand instead.")
+        )
     number = game.hands.count() + 1
     if number > MAX_HANDS:
         raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     row = _write(game, number, hand, tiles)
     played = refresh(game)
     assert played is not None
-    summary = f"Hand {number} ({played.hands[-1].round}): {hand.result}"
+    summary = _recorded_summary(number, played.hands[-1].round, hand.result)
     history.log(
         event=game.event,
         hanchan=game,
@@ -194,7 +220,7 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        finish(game, played, user=user, summary=AUTO_FINISHED)
+        finish(game, played, user=user, summary=gettext(AUTO_FINISHED))
     else:
         bump(game)
     hanchan.version = game.version
@@ -228,7 +254,7 @@ def undo_last_hand(*, hanchan: Hanchan, user: Any, reason: str, expected_version
         hanchan=game,
         user=user,
         action="hand undone",
-        summary=f"Hand {last.number} removed",
+        summary=gettext("Hand %(number)d removed") % {"number": last.number},
         reason=reason,
         before=before,
     )
@@ -252,12 +278,12 @@ def correct_hand(
     now end before hands that were played.
     """
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the hand is corrected: the history keeps it."})
+        raise ValidationError({"reason": gettext("Say why the hand is corrected: the history keeps it.")})
     game = lock_game(hanchan, expected_version)
     _check_open(game)
     old = game.hands.filter(number=number).prefetch_related("wins").first()
     if old is None:
-        raise ValidationError(f"Hand {number} does not exist in this game.")
+        raise ValidationError(gettext("Hand %(number)s does not exist in this game.") % {"number": number})
     before = engine.hand_to_dict(_engine_hand(old, old.wins.all()))
     old.delete()
     row = _write(game, number, hand)
@@ -268,7 +294,7 @@ def correct_hand(
         hanchan=game,
         user=user,
         action="hand corrected",
-        summary=f"Hand {number} corrected",
+        summary=gettext("Hand %(number)s corrected") % {"number": number},
         reason=reason,
         before=before,
         after=engine.hand_to_dict(hand),

@@ -84,11 +84,11 @@ def add_penalty(
     """
     errors: dict[str, str] = {}
     if isinstance(points, bool) or not isinstance(points, int) or points >= 0:
-        errors["points"] = "A penalty takes points off: enter a negative number (e.g. -20000)."
+        errors["points"] = gettext("A penalty takes points off: enter a negative number (e.g. -20000).")
     if not reason.strip():
-        errors["reason"] = "Give the reason for the penalty."
+        errors["reason"] = gettext("Give the reason for the penalty.")
     if kind not in Penalty.Kind.values:
-        errors["kind"] = "Choose chombo or other."
+        errors["kind"] = gettext("Choose chombo or other.")
     if round_number is not None:
         if event.kind != Event.Kind.TOURNAMENT:
             errors["round_number"] = gettext("Round: only a tournament has rounds; leave it empty.")
@@ -97,15 +97,22 @@ def add_penalty(
     if errors:
         raise ValidationError(errors)
     if not Registration.objects.filter(event=event, player=player).exists():
-        raise ValidationError({"player": f"{player} is not registered in {event}."})
+        raise ValidationError(
+            {
+                "player": gettext("%(player)s is not registered in %(event)s.")
+                % {"player": player, "event": event}
+            }
+        )
     if hanchan is not None:
         if hanchan.event_id != event.pk:
-            raise ValidationError({"hanchan": "That game belongs to another event."})
+            raise ValidationError({"hanchan": gettext("That game belongs to another event.")})
         if (
             not hanchan.seats.filter(player=player).exists()
             and not hanchan.seats.filter(on_behalf_of=player).exists()
         ):
-            raise ValidationError({"player": f"{player} did not play in that game."})
+            raise ValidationError(
+                {"player": gettext("%(player)s did not play in that game.") % {"player": player}}
+            )
     penalty = give(
         event=event,
         player=player,
@@ -117,13 +124,22 @@ def add_penalty(
         round_number=round_number,
     )
     _refresh_game(hanchan)
-    where = f", round {penalty.round_number}" if penalty.round_number is not None else ""
+    values = {
+        "player": player,
+        "points": points,
+        "kind": penalty.get_kind_display(),
+        "round": penalty.round_number,
+    }
+    if penalty.round_number is not None:
+        summary = gettext("%(player)s: %(points)s (%(kind)s), round %(round)s") % values
+    else:
+        summary = gettext("%(player)s: %(points)s (%(kind)s)") % values
     history.log(
         event=event,
         hanchan=hanchan,
         user=user,
         action="penalty given",
-        summary=f"{player}: {points} ({penalty.get_kind_display()}){where}",
+        summary=summary,
         reason=reason,
     )
     return penalty
@@ -133,10 +149,10 @@ def add_penalty(
 def cancel_penalty(*, penalty: Penalty, user: Any, reason: str) -> Penalty:
     """Cancel a penalty; it stays on record with who cancelled it and why."""
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the penalty is cancelled."})
+        raise ValidationError({"reason": gettext("Say why the penalty is cancelled.")})
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.cancelled:
-        raise ValidationError("This penalty is already cancelled.")
+        raise ValidationError(gettext("This penalty is already cancelled."))
     withdraw(penalty, user=user, reason=reason)
     _refresh_game(penalty.hanchan)
     history.log(
@@ -144,7 +160,8 @@ def cancel_penalty(*, penalty: Penalty, user: Any, reason: str) -> Penalty:
         hanchan=penalty.hanchan,
         user=user,
         action="penalty cancelled",
-        summary=f"{penalty.player}: {penalty.points} cancelled",
+        summary=gettext("%(player)s: %(points)s cancelled")
+        % {"player": penalty.player, "points": penalty.points},
         reason=reason,
     )
     return penalty

@@ -19,8 +19,9 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from league.engine_text import rules_in_words
 from league.models import Event, Hanchan
 from scoring import engine
 from scoring.standings import StandingRow, standings
@@ -70,7 +71,7 @@ def as_rules(ruleset: Any) -> engine.Ruleset:
     try:
         return engine.ruleset_from_spec(ruleset)
     except engine.RulesetError as exc:
-        raise ValidationError({exc.field or "ruleset": exc.message}) from None
+        raise ValidationError({exc.field or "ruleset": render_engine_error(exc)}) from None
 
 
 def setting_changes(before: engine.Ruleset, after: engine.Ruleset) -> list[tuple[str, str, str]]:
@@ -78,7 +79,7 @@ def setting_changes(before: engine.Ruleset, after: engine.Ruleset) -> list[tuple
     out: list[tuple[str, str, str]] = []
     if before.preset != after.preset:
         out.append((gettext("Rules preset"), before.preset, after.preset))
-    for (meaning, old), (_meaning, new) in zip(before.describe(), after.describe(), strict=True):
+    for (meaning, old), (_meaning, new) in zip(rules_in_words(before), rules_in_words(after), strict=True):
         if old != new:
             out.append((meaning, old, new))
     return out
@@ -209,7 +210,11 @@ def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> 
     changes = standings_diff(before_standings, standings(locked))
     settings = setting_changes(current, rules)
     keys = [key for key, value in locked.ruleset.items() if before.get(key) != value]
-    summary = gettext("Rules changed (%(settings)s); %(games)s games replayed.") % {
+    summary = ngettext(
+        "Rules changed (%(settings)s); %(games)s game replayed.",
+        "Rules changed (%(settings)s); %(games)s games replayed.",
+        games,
+    ) % {
         "settings": ", ".join(f"{key} {before.get(key)} → {locked.ruleset[key]}" for key in keys),
         "games": games,
     }

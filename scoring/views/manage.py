@@ -58,13 +58,20 @@ def _form_errors_text(form: Any) -> str:
         field = form.fields.get(name)
         label = str(field.label or name.replace("_", " ").capitalize()) if field is not None else ""
         text = " ".join(str(e) for e in errors)
-        parts.append(f"{label}: {text}" if label else text)
+        parts.append(gettext("%(label)s: %(error)s") % {"label": label, "error": text} if label else text)
     return " ".join(parts)
 
 
 def _changed(request: HttpRequest, exc: services.GameChanged, hanchan: Hanchan) -> HttpResponse:
-    """The game moved on under the organiser: say so and show its current state (409)."""
-    messages.error(request, str(exc))
+    """The game moved on under the organiser: say so and show its current state (409). What
+    ``exc`` says, in the reader's language (its own text is English)."""
+    messages.error(
+        request,
+        gettext(
+            "The game changed while you were entering this (someone else saved a change). "
+            "Here is its current state: check it and enter the hand again if it is still missing."
+        ),
+    )
     hanchan.refresh_from_db()
     return _game_page(request, hanchan, status=409)
 
@@ -263,7 +270,7 @@ def _form_error_text(form: forms.Form) -> str:
         field = form.fields.get(name)
         label = (field.label or name.replace("_", " ").capitalize()) if field is not None else ""
         text = " ".join(errors)
-        parts.append(f"{label}: {text}" if label else text)
+        parts.append(gettext("%(label)s: %(error)s") % {"label": label, "error": text} if label else text)
     return " ".join(parts)
 
 
@@ -394,7 +401,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
             # has no field for ("chombos") goes at the top rather than failing the request.
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Final scores saved: the game is finished.")
+            messages.success(request, gettext("Final scores saved: the game is finished."))
             return redirect("scoring_manage:game", pk)
     return _game_page(request, hanchan, scores_form=form, status=422)
 
@@ -417,7 +424,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
-            messages.success(request, "Penalty given.")
+            messages.success(request, gettext("Penalty given."))
             return redirect("scoring_manage:penalties", slug)
     return render(
         request,

@@ -54,6 +54,7 @@ from scoring.imports import (
     selectable_players,
 )
 from scoring.online import OnlineError, fetch_tenhou_log, log_id_from_url
+from scoring.services.errors import render_engine_error
 
 SESSION_KEY = "online_imports"
 SALT = "scoring.views.online.batch"
@@ -312,9 +313,14 @@ def _read_games(label: str, data: bytes, name: str) -> list[tuple[str, dict[str,
     if len(records) == 1:
         return [(label, records[0].to_dict())]
     return [
-        (f"{label}: " + gettext("game %(number)d") % {"number": n}, r.to_dict())
+        (gettext("%(label)s: game %(number)d") % {"label": label, "number": n}, r.to_dict())
         for n, r in enumerate(records, 1)
     ]
+
+
+def _labelled(label: str, error: str) -> str:
+    """An error of one log, after the log's name ("game.mjlog: not a Tenhou log")."""
+    return gettext("%(label)s: %(error)s") % {"label": label, "error": error}
 
 
 # -- views ----------------------------------------------------------------------------------------------
@@ -335,14 +341,14 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 games += _read_games(label, upload.read(MAX_FILE_BYTES + 1), upload.name or "-")
             except engine.EngineError as exc:
-                errors.append(f"{label}: {exc}")
+                errors.append(_labelled(label, render_engine_error(exc)))
         pasted = form.cleaned_data["pasted"].strip()
         if pasted:
             label = gettext("pasted log")
             try:
                 games += _read_games(label, pasted.encode("utf-8", "replace"), "-")
             except engine.EngineError as exc:
-                errors.append(f"{label}: {exc}")
+                errors.append(_labelled(label, render_engine_error(exc)))
         urls = form.cleaned_data["urls"]
         if len(games) + len(urls) > MAX_GAMES:
             errors.append(
@@ -441,9 +447,9 @@ def online_import_fetch(request: HttpRequest, slug: str, batch: Any) -> HttpResp
             log_id = log_id_from_url(url)
             data["games"] += _read_games(label, fetch_tenhou_log(log_id), log_id)
         except OnlineError as exc:
-            data["errors"].append(f"{label}: {exc.message}")
+            data["errors"].append(_labelled(label, exc.message))
         except engine.EngineError as exc:
-            data["errors"].append(f"{label}: {exc}")
+            data["errors"].append(_labelled(label, render_engine_error(exc)))
         data["fetched"] += 1
         _store(request, data)
     if data["fetched"] >= len(data["urls"]):

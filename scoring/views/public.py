@@ -17,6 +17,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
 from league.collation import sorted_by_name
+from league.engine_text import rules_in_words
 from league.forms import preset_label
 from league.models import Event, Hanchan, Player, Registration
 from league.permissions import (
@@ -194,7 +195,7 @@ def event_body(request: HttpRequest, event: Event) -> dict[str, Any]:
     context = standings_context(request, event)
     return {
         **context,
-        "rules": event.rules.describe(),
+        "rules": rules_in_words(event.rules),
         "preset_label": preset_label(event.rules.preset),
         "registrations": registrations,
         "latest_games": latest_games(event, up_to_round=context["hidden_after_round"]),

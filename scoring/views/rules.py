@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from league.engine_text import rules_in_words
 from league.forms import RulesForm, chosen_preset, preset_label
 from league.models import Event, Hanchan
 from league.permissions import managed_event_or_404
@@ -105,7 +106,7 @@ def _page(
         {
             "event": event,
             "form": form,
-            "rules": event.rules.describe(),
+            "rules": rules_in_words(event.rules),
             "preset_label": preset_label(event.rules.preset),
             "finished": finished,
             "games": Hanchan.objects.filter(event=event).count(),

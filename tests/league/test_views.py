@@ -381,4 +381,3 @@ def test_event_form_points_are_bounded_by_the_engine(organiser, club):
     assert response.status_code == 200
     assert {"start_points", "goal_points"} <= set(response.context["form"].errors)
     assert not Event.objects.filter(club=club).exists()
-

@@ -444,7 +444,7 @@ def test_date_range_goes_by_when_the_game_was_played_not_when_it_was_entered(eve
 
 
 def test_after_a_round_leaves_out_the_penalties_of_later_rounds(club, eight, organiser):
-    """"After round 1" counts round-1 games and penalties, not a penalty given in round 2."""
+    """ "After round 1" counts round-1 games and penalties, not a penalty given in round 2."""
     cup = make_event(club, slug="cup")
     cup.kind = Event.Kind.TOURNAMENT
     cup.save()

@@ -46,15 +46,17 @@ from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
 from scoring.substitutes import credited_result
 from tournaments.ema.report import EmaResultsExport
-
-SEAT_NAMES = engine.WINDS
+from tournaments.models import wind_name
 
 
 def game_label(hanchan: Hanchan) -> str:
     """How organisers name a game: its round and table in a tournament, else its number."""
     if hanchan.round_number:
-        return f"Round {hanchan.round_number}, table {hanchan.table_number}"
-    return f"Game #{hanchan.pk}"
+        return gettext("Round %(round)s, table %(table)s") % {
+            "round": hanchan.round_number,
+            "table": hanchan.table_number,
+        }
+    return gettext("Game #%(number)s") % {"number": hanchan.pk}
 
 
 @dataclass(frozen=True)
@@ -121,16 +123,33 @@ class TableCheck:
             return [self.error]
         out = []
         if self.stored_rows != 4:
-            out.append(f"{self.stored_rows} stored results instead of 4")
+            out.append(
+                ngettext(
+                    "%(count)d stored result instead of 4",
+                    "%(count)d stored results instead of 4",
+                    self.stored_rows,
+                )
+                % {"count": self.stored_rows}
+            )
         if self.difference:
             out.append(
-                f"results sum to {self.results_sum}, expected {self.expected_sum} "
-                f"(off by {self.difference:+d})"
+                gettext("results sum to %(sum)s, expected %(expected)s (off by %(difference)s)")
+                % {
+                    "sum": self.results_sum,
+                    "expected": self.expected_sum,
+                    "difference": f"{self.difference:+d}",
+                }
             )
         if self.stored_penalties != self.penalties:
-            out.append(f"stored penalties {self.stored_penalties}, recorded {self.penalties}")
+            out.append(
+                gettext("stored penalties %(stored)s, recorded %(recorded)s")
+                % {"stored": self.stored_penalties, "recorded": self.penalties}
+            )
         if self.mismatched_seats:
-            out.append("stored result differs from the replay: " + ", ".join(self.mismatched_seats))
+            out.append(
+                gettext("stored result differs from the replay: %(seats)s")
+                % {"seats": ", ".join(self.mismatched_seats)}
+            )
         return out
 
 
@@ -153,7 +172,7 @@ class MissingResults:
 
     @property
     def text(self) -> str:
-        """"round 4: 12 of 16 tables have no result" (the verb agrees with the missing tables)."""
+        """ "round 4: 12 of 16 tables have no result" (the verb agrees with the missing tables)."""
         of_tables = ngettext(
             "%(missing)d of %(tables)d table", "%(missing)d of %(tables)d tables", self.tables
         ) % {"missing": self.missing, "tables": self.tables}
@@ -269,7 +288,10 @@ class Reconciliation:
 
 def _seat_names(seats: list[Seat]) -> list[str]:
     return [
-        f"{s.player.display_name} (for {s.on_behalf_of.display_name})" if s.on_behalf_of else str(s.player)
+        gettext("%(player)s (for %(replaced)s)")
+        % {"player": s.player.display_name, "replaced": s.on_behalf_of.display_name}
+        if s.on_behalf_of
+        else str(s.player)
         for s in sorted(seats, key=lambda s: s.seat)
     ]
 
@@ -298,7 +320,7 @@ def _check_table(
         if game.entry_mode == Hanchan.EntryMode.HANDS:
             played, hand_rows = replay_stored(game)
             if not played.hands:
-                check.error = "no hands recorded"
+                check.error = gettext("no hands recorded")
                 return check
             final = played.final(extra)
             by_seat = {s.seat: s for s in seats}
@@ -312,7 +334,7 @@ def _check_table(
                                 hanchan_id=game.pk,
                                 points=points,
                                 kind=Penalty.Kind.CHOMBO,
-                                reason=f"chombo in hand {row.number}",
+                                reason=gettext("chombo in hand %(number)s") % {"number": row.number},
                                 cancelled=False,
                                 counted=True,
                             )
@@ -320,11 +342,11 @@ def _check_table(
         else:
             scores = [s.final_score for s in sorted(seats, key=lambda s: s.seat)]
             if len(scores) != 4 or any(score is None for score in scores):
-                check.error = "final scores missing"
+                check.error = gettext("final scores missing")
                 return check
             final = engine.final_result(scores, game.final_sticks, extra, rules)  # type: ignore[arg-type]
     except ValidationError as exc:
-        check.error = "cannot be replayed: " + " ".join(exc.messages)
+        check.error = gettext("cannot be replayed: %(error)s") % {"error": " ".join(exc.messages)}
         return check
     check.penalties = sum(final.penalties)
     check.lost_sticks = 4 * rules.start_points - sum(final.scores)
@@ -338,7 +360,7 @@ def _check_table(
     for row in stored:
         known = row.seat in credited and row.player_id == credited[row.seat]
         if not known or row.result != expected[row.seat]:
-            check.mismatched_seats.append(SEAT_NAMES[row.seat] if row.seat < 4 else f"seat {row.seat}")
+            check.mismatched_seats.append(wind_name(row.seat))
     return check
 
 
@@ -375,7 +397,7 @@ def reconcile(event: Event, *, export: EmaResultsExport | None = None) -> Reconc
         lines.append(
             PenaltyLine(
                 player=str(penalty.player),
-                game=game_label(penalty.hanchan) if penalty.hanchan else "event",
+                game=game_label(penalty.hanchan) if penalty.hanchan else gettext("event"),
                 hanchan_id=penalty.hanchan_id,
                 points=penalty.points,
                 kind=penalty.kind,

@@ -12,11 +12,38 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from league.models import Event
 from league.permissions import managed_event_or_404
 from tournaments.ema.reconciliation import reconcile
 from tournaments.ema.report import COLUMNS, EmaResultsExport
+
+# The page shows the report's header keys and grid columns in the reader's language; the files keep the
+# EMA's English names (a fixed format: tournaments/ema/report.py).
+HEADER_LABELS = {
+    "Tournament": gettext_lazy("Tournament"),
+    "City": gettext_lazy("City"),
+    "Country": gettext_lazy("Country"),
+    "Start date": gettext_lazy("Start date"),
+    "End date": gettext_lazy("End date"),
+    "Days": gettext_lazy("Days"),
+    "Players": gettext_lazy("Players"),
+    "Countries": gettext_lazy("Countries"),
+    "Rules": gettext_lazy("Rules"),
+    "MERS weight": gettext_lazy("MERS weight"),
+}
+COLUMN_LABELS = {
+    "Place": gettext_lazy("Place"),
+    "First Name": gettext_lazy("First Name"),
+    "Last name": gettext_lazy("Last name"),
+    "EMA number": gettext_lazy("EMA number"),
+    "Table points": gettext_lazy("Table points"),
+    "Score": gettext_lazy("Score"),
+    "Ema Member": gettext_lazy("Ema Member"),
+    "Country": gettext_lazy("Country"),
+}
+NUMERIC_COLUMNS = {"Place", "Table points", "Score"}
 
 
 def _tournament_or_404(user: Any, slug: str) -> Event:
@@ -37,10 +64,13 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "event": event,
             "export": export,
-            "header": [(k, v.isoformat() if isinstance(v, date) else v) for k, v in export.header.items()],
+            "header": [
+                (HEADER_LABELS.get(k, k), v.isoformat() if isinstance(v, date) else v)
+                for k, v in export.header.items()
+            ],
             "weight": dict(export.header.items())["MERS weight"],
             "rows": export.rows,
-            "columns": COLUMNS,
+            "columns": [(COLUMN_LABELS.get(c, c), c in NUMERIC_COLUMNS) for c in COLUMNS],
             "check": reconcile(event, export=export),
         },
     )

@@ -24,9 +24,8 @@ from scoring import engine
 from tournaments import projector, seating
 from tournaments import services as tournament
 from tournaments.forms import ReplaceForm, SeatingForm, SwapForm, SwissForm
+from tournaments.models import WIND_NAMES, wind_name
 from tournaments.views.rounds import slip_links
-
-WINDS = engine.WINDS
 
 
 def _tournament_or_404(user: Any, slug: str) -> Event:
@@ -140,13 +139,13 @@ def generate(request: HttpRequest, slug: str) -> HttpResponse:
         tournament.seat_tournament(
             event=event, rounds=data["rounds"], user=request.user, seed=data.get("seed")
         )
-        return "Seating generated for every round."
+        return gettext("Seating generated for every round.")
 
     return _act(
         request,
         event,
         SeatingForm(request.POST),
-        "Rounds: a whole number from 1 to 20; seed: a positive whole number.",
+        gettext("Rounds: a whole number from 1 to 20; seed: a positive whole number."),
         run,
     )
 
@@ -166,9 +165,9 @@ def swap(request: HttpRequest, slug: str) -> HttpResponse:
             second=data["second"],
             user=request.user,
         )
-        return "Seats swapped; the schedule's quality is updated below."
+        return gettext("Seats swapped; the schedule's quality is updated below.")
 
-    return _act(request, event, form, "Choose a round and two registered players.", run)
+    return _act(request, event, form, gettext("Choose a round and two registered players."), run)
 
 
 @login_required
@@ -185,7 +184,11 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
         ) % {"player": data["substitute"], "count": count}
 
     return _act(
-        request, event, form, "Choose the player, the substitute, the first round and give a reason.", run
+        request,
+        event,
+        form,
+        gettext("Choose the player, the substitute, the first round and give a reason."),
+        run,
     )
 
 
@@ -197,13 +200,16 @@ def swiss(request: HttpRequest, slug: str) -> HttpResponse:
     def run(data: dict[str, Any]) -> str:
         number = data["round_number"]
         tournament.reseat_swiss(event=event, round_number=number, user=request.user)
-        return f"Round {number} reseated by the standings after round {number - 1}."
+        return gettext("Round %(round)s reseated by the standings after round %(previous)s.") % {
+            "round": number,
+            "previous": number - 1,
+        }
 
     return _act(
         request,
         event,
         SwissForm(request.POST),
-        "Choose a round from 2 on: round 1 has no standings to seat by.",
+        gettext("Choose a round from 2 on: round 1 has no standings to seat by."),
         run,
     )
 
@@ -217,7 +223,7 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("No such round.")
     by_player = sorted(
         (
-            (seat.player.display_name, table.table_number, WINDS[seat.seat])
+            (seat.player.display_name, table.table_number, wind_name(seat.seat))
             for table in tables
             for seat in table.seats.all()
         ),
@@ -244,7 +250,7 @@ def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "event": event,
             "number": number,
             "tables": tables,
-            "winds": WINDS,
+            "winds": WIND_NAMES,
             "expected_sum": engine.expected_total(event.rules, 0),
             # Each slip's entry link: URL, code, QR code and the players' codes (tournaments/links.py).
             "slip_links": slip_links(request, event, tables),

@@ -35,7 +35,7 @@ from scoring.forms import FinalScoresForm, HandForm, ReasonForm
 from scoring.selectors import game_view
 from scoring.views import entry
 from tournaments import links
-from tournaments.models import SeatConfirmation
+from tournaments.models import SeatConfirmation, wind_name
 
 DEFAULT_RATE = "600/m"  # every request to a token page, per client address
 DEFAULT_FAILURE_RATE = "30/m"  # wrong tokens and codes, per client address
@@ -217,7 +217,7 @@ def _page(
         confirmations = {c.seat: c for c in SeatConfirmation.objects.filter(link=access.link)}
         context["confirmations"] = [
             {
-                "wind": engine.WINDS[seat.seat],
+                "wind": wind_name(seat.seat),
                 "name": seat.player.display_name,
                 "confirmed": confirmations.get(seat.seat) is not None
                 and confirmations[seat.seat].confirmed_at is not None,
@@ -382,7 +382,7 @@ def confirm(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
                 _failed(request)
             add_service_errors(form, exc)
         else:
-            wind = engine.WINDS[made.seat]
+            wind = wind_name(made.seat)
             if getattr(made, "already", False):
                 messages.info(request, gettext("%(wind)s had already confirmed.") % {"wind": wind})
             else:

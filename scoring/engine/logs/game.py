@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import EngineError, RuleViolation
+from ..errors import EngineError, Phrase, RuleViolation, gettext_noop, ngettext_lazy
 from ..final import final_result
 from ..hanchan import TableState, play_hand, round_name
 from ..hand import ABORT, DRAW, RON, TSUMO, Hand, Win
@@ -89,7 +89,7 @@ def to_record(game: LogGame, *, check: bool = True) -> GameRecord:
     give other points than the log shows (a rule the engine cannot express).
     """
     if not game.hands:
-        raise LogError("the log holds no hand")
+        raise LogError(gettext_noop("the log holds no hand"))
     _settle(game.hands)
     last = game.hands[-1]
     readings = _last_hand_readings(last)
@@ -163,14 +163,14 @@ def _build(game: LogGame, rules: dict[str, Any]) -> GameRecord:
         )
         data = record.to_dict()
     except EngineError as exc:
-        raise LogError(exc.render()) from None
+        raise LogError.from_error(exc) from None
     try:
         return record_from_dict(data)
     except EngineError as exc:
         hand = getattr(exc, "hand", None)
         if hand is not None and hand > 1 and _ended_before(game, ruleset, hand):
             raise _EndedEarly(game, ruleset, hand) from None
-        raise LogError(exc.render()) from None
+        raise LogError.from_error(exc) from None
 
 
 class _EndedEarly(Exception):
@@ -180,13 +180,20 @@ class _EndedEarly(Exception):
         super().__init__(number)
         previous = game.hands[number - 2]
         self.by_agari_yame = rules.agari_yame and previous.kyoku >= rules.last_deal and _dealer_kept(previous)
-        how = "agari-yame (the dealer kept the deal in the last round, first with the goal points)"
-        if not self.by_agari_yame:
-            how = "the rules' end of the game (tobi, the last round or the extension)"
         self.error = LogError(
-            f"the log goes on after hand {number - 1}, where the game ends under the rules "
-            f"({rules.preset}) by {how}: the engine cannot express this game",
+            gettext_noop(
+                "the log goes on after hand {number}, where the game ends under the rules ({preset}) by "
+                "agari-yame (the dealer kept the deal in the last round, first with the goal points): the "
+                "engine cannot express this game"
+            )
+            if self.by_agari_yame
+            else gettext_noop(
+                "the log goes on after hand {number}, where the game ends under the rules ({preset}) by "
+                "the rules' end of the game (tobi, the last round or the extension): the engine cannot "
+                "express this game"
+            ),
             hand=number,
+            params={"number": number - 1, "preset": rules.preset},
         )
 
 
@@ -217,35 +224,70 @@ def _verify(game: LogGame, rules: Ruleset) -> bool:
         expected = (log_hand.kyoku, log_hand.honba, log_hand.sticks)
         if (state.deal, state.honba, state.sticks) != expected:
             raise LogError(
-                f"the log plays {_where(*expected)}, but under the rules ({rules.preset}) the hand is "
-                f"{_where(state.deal, state.honba, state.sticks)}",
+                gettext_noop("the log plays {logged}, but under the rules ({preset}) the hand is {replayed}"),
                 hand=n,
+                params={
+                    "logged": _where(*expected),
+                    "preset": rules.preset,
+                    "replayed": _where(state.deal, state.honba, state.sticks),
+                },
             )
         if tuple(state.scores) != log_hand.start:
             raise LogError(
-                f"the log starts the hand at {list(log_hand.start)}, but under the rules ({rules.preset}) "
-                f"the scores are {state.scores}",
+                gettext_noop(
+                    "the log starts the hand at {logged}, but under the rules ({preset}) the scores are "
+                    "{replayed}"
+                ),
                 hand=n,
+                params={
+                    "logged": str(list(log_hand.start)),
+                    "preset": rules.preset,
+                    "replayed": str(state.scores),
+                },
             )
         outcome = play_hand(state, log_hand.to_hand(), rules)  # legal: the record reader replayed it
         if log_hand.deltas is not None:
             logged = [log_hand.deltas[s] - (1000 if s in log_hand.riichi else 0) for s in range(4)]
             if list(outcome.deltas) != logged:
                 raise LogError(
-                    f"the log's score changes are {logged} (riichi deposits included), but under the rules "
-                    f"({rules.preset}) they are {list(outcome.deltas)}",
+                    gettext_noop(
+                        "the log's score changes are {logged} (riichi deposits included), but under the "
+                        "rules ({preset}) they are {replayed}"
+                    ),
                     hand=n,
+                    params={
+                        "logged": str(logged),
+                        "preset": rules.preset,
+                        "replayed": str(list(outcome.deltas)),
+                    },
                 )
     if game.final_scores is not None:
         final = final_result(state.scores, state.sticks, (0, 0, 0, 0), rules).scores
         if tuple(final) != game.final_scores:
             raise LogError(
-                f"the log's final scores are {list(game.final_scores)}, but under the rules "
-                f"({rules.preset}) they are {list(final)}"
+                gettext_noop(
+                    "the log's final scores are {logged}, but under the rules ({preset}) they are {replayed}"
+                ),
+                params={
+                    "logged": str(list(game.final_scores)),
+                    "preset": rules.preset,
+                    "replayed": str(list(final)),
+                },
             )
     return state.ended
 
 
-def _where(deal: int, honba: int, sticks: int) -> str:
-    name = round_name(deal) if 0 <= deal < 16 else f"round {deal}"
-    return f"{name} with {honba} honba and {sticks} riichi stick{'s' if sticks != 1 else ''}"
+def _where(deal: int, honba: int, sticks: int) -> Phrase:
+    """Where a hand stands, in words: ``E2 with 1 honba and 0 riichi sticks``."""
+    if 0 <= deal < 16:
+        name: str | Phrase = round_name(deal)
+    else:
+        name = Phrase(gettext_noop("round {number}"), params={"number": deal})
+    return Phrase(
+        ngettext_lazy(
+            "{round} with {honba} honba and {sticks} riichi stick",
+            "{round} with {honba} honba and {sticks} riichi sticks",
+            "sticks",
+        ),
+        params={"round": name, "honba": honba, "sticks": sticks},
+    )

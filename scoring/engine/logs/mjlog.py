@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ElementTree
 from typing import Any
 from urllib.parse import unquote
 
+from ..errors import gettext_noop
 from ..hand import ABORT, DRAW, RON, TSUMO, ScoredYaku, Win
 from .errors import LogError
 from .game import LogGame, LogHand
@@ -44,13 +45,16 @@ MAX_GAME_HANDS = 500
 def parse(text: str, *, name: str = "-") -> LogGame:
     """One game from mjlog XML text."""
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        raise LogError("not an mjlog: a DOCTYPE or an entity declaration is not allowed")
+        raise LogError(gettext_noop("not an mjlog: a DOCTYPE or an entity declaration is not allowed"))
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
-        raise LogError(f"not valid XML: {exc}") from None
+        raise LogError(gettext_noop("not valid XML: {error}"), params={"error": str(exc)}) from None
     if root.tag != "mjloggm":
-        raise LogError(f"not an mjlog: the document is <{root.tag:.40}>, not <mjloggm>")
+        raise LogError(
+            gettext_noop("not an mjlog: the document is <{tag}>, not <mjloggm>"),
+            params={"tag": f"{root.tag:.40}"},
+        )
     reader = _Reader()
     for element in root:
         reader.feed(element)
@@ -67,7 +71,9 @@ def _int(
         return int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise LogError(
-            f"<{element.tag}> needs a whole number in '{key}', not {value!r:.40}", hand=hand
+            gettext_noop("<{tag}> needs a whole number in '{key}', not {value}"),
+            hand=hand,
+            params={"tag": element.tag, "key": key, "value": f"{value!r:.40}"},
         ) from None
 
 
@@ -76,13 +82,21 @@ def _ints(element: ElementTree.Element, key: str, *, hand: int | None = None) ->
     try:
         return [int(part) for part in value.split(",") if part.strip()]
     except ValueError:
-        raise LogError(f"<{element.tag}> needs numbers in '{key}', not {value!r:.60}", hand=hand) from None
+        raise LogError(
+            gettext_noop("<{tag}> needs numbers in '{key}', not {value}"),
+            hand=hand,
+            params={"tag": element.tag, "key": key, "value": f"{value!r:.60}"},
+        ) from None
 
 
 def _seat(element: ElementTree.Element, key: str, hand: int) -> int:
     seat = _int(element, key, hand=hand)
     if not 0 <= seat <= 3:
-        raise LogError(f"<{element.tag}> names seat {seat} in '{key}': seats are 0 to 3", hand=hand)
+        raise LogError(
+            gettext_noop("<{tag}> names seat {seat} in '{key}': seats are 0 to 3"),
+            hand=hand,
+            params={"tag": element.tag, "seat": seat, "key": key},
+        )
     return seat
 
 
@@ -105,11 +119,11 @@ class _Reader:
             lobby = element.get("lobby")
             self.lobby = lobby.strip()[:100] if lobby and lobby.strip() else None
             if self.type & GO_SANMA:
-                raise LogError("a three-player game: Tenbou records four-player games only")
+                raise LogError(gettext_noop("a three-player game: Tenbou records four-player games only"))
         elif tag == "UN" and self.names is None and "n0" in element.attrib:
             self.names = tuple(unquote(element.get(f"n{seat}", "")) for seat in range(4))  # type: ignore[assignment]
             if self.names and not self.names[3]:
-                raise LogError("a three-player game: Tenbou records four-player games only")
+                raise LogError(gettext_noop("a three-player game: Tenbou records four-player games only"))
         elif tag == "INIT":
             self._start(element)
         elif tag == "REACH":
@@ -123,29 +137,43 @@ class _Reader:
 
     def _in_hand(self, element: ElementTree.Element) -> LogHand:
         if self.current is None:
-            raise LogError(f"<{element.tag}> outside a hand (before any <INIT>)")
+            raise LogError(
+                gettext_noop("<{tag}> outside a hand (before any <INIT>)"), params={"tag": element.tag}
+            )
         return self.current
 
     def _close(self) -> None:
         hand = self.current
         if hand is not None and not self.ended:
-            raise LogError("the hand has no result: the log is cut short", hand=hand.number)
+            raise LogError(gettext_noop("the hand has no result: the log is cut short"), hand=hand.number)
         self.current = None
 
     def _start(self, element: ElementTree.Element) -> None:
         self._close()
         number = len(self.hands) + 1
         if number > MAX_GAME_HANDS:
-            raise LogError(f"the log holds more than {MAX_GAME_HANDS} hands")
+            raise LogError(
+                gettext_noop("the log holds more than {max} hands"), params={"max": MAX_GAME_HANDS}
+            )
         seed = _ints(element, "seed", hand=number)
         ten = _ints(element, "ten", hand=number)
         if len(seed) < 3 or len(ten) != 4:
-            raise LogError("<INIT> needs seed='kyoku,honba,sticks,…' and four scores in ten", hand=number)
+            raise LogError(
+                gettext_noop("<INIT> needs seed='kyoku,honba,sticks,…' and four scores in ten"), hand=number
+            )
         kyoku, honba, sticks = seed[:3]
         if not 0 <= kyoku < 16 or honba < 0 or sticks < 0 or any(abs(t) > 100_000 for t in ten):
-            raise LogError(f"<INIT seed={element.get('seed')!r:.40}> is not a hand of a game", hand=number)
+            raise LogError(
+                gettext_noop("<INIT seed={seed}> is not a hand of a game"),
+                hand=number,
+                params={"seed": f"{element.get('seed')!r:.40}"},
+            )
         if _int(element, "oya", hand=number, default=kyoku % 4) != kyoku % 4:
-            raise LogError(f"<INIT> names dealer {element.get('oya')!r:.10} in round {kyoku}", hand=number)
+            raise LogError(
+                gettext_noop("<INIT> names dealer {dealer} in round {round}"),
+                hand=number,
+                params={"dealer": f"{element.get('oya')!r:.10}", "round": kyoku},
+            )
         self.current = LogHand(
             number=number,
             kyoku=kyoku,
@@ -160,7 +188,11 @@ class _Reader:
     def _deltas(self, element: ElementTree.Element, hand: LogHand) -> tuple[int, int, int, int]:
         sc = _ints(element, "sc", hand=hand.number)
         if len(sc) != 8:
-            raise LogError(f"<{element.tag}> needs sc='score,change,…' for four seats", hand=hand.number)
+            raise LogError(
+                gettext_noop("<{tag}> needs sc='score,change,…' for four seats"),
+                hand=hand.number,
+                params={"tag": element.tag},
+            )
         return tuple(100 * sc[2 * seat + 1] for seat in range(4))  # type: ignore[return-value]
 
     def _owari(self, element: ElementTree.Element, hand: LogHand) -> None:
@@ -173,7 +205,9 @@ class _Reader:
             self.final = tuple(100 * int(parts[2 * seat]) for seat in range(4))  # type: ignore[assignment]
         except (ValueError, IndexError):
             raise LogError(
-                f"owari must be 'score,points,…' for four seats, not {owari!r:.60}", hand=hand.number
+                gettext_noop("owari must be 'score,points,…' for four seats, not {value}"),
+                hand=hand.number,
+                params={"value": f"{owari!r:.60}"},
             ) from None
 
     def _agari(self, element: ElementTree.Element) -> None:
@@ -181,7 +215,7 @@ class _Reader:
         n = hand.number
         who, frm = _seat(element, "who", n), _seat(element, "fromWho", n)
         if self.ended and (hand.result != RON or who == frm or frm != hand.loser):
-            raise LogError("a second win in a hand must be a ron off the same discard", hand=n)
+            raise LogError(gettext_noop("a second win in a hand must be a ron off the same discard"), hand=n)
         deltas = self._deltas(element, hand)
         previous = hand.deltas or (0, 0, 0, 0)
         hand.deltas = tuple(previous[s] + deltas[s] for s in range(4))  # type: ignore[assignment]
@@ -193,7 +227,7 @@ class _Reader:
     def _ryuukyoku(self, element: ElementTree.Element) -> None:
         hand = self._in_hand(element)
         if self.ended:
-            raise LogError("a hand ends twice", hand=hand.number)
+            raise LogError(gettext_noop("a hand ends twice"), hand=hand.number)
         kind = element.get("type")
         hand.deltas = self._deltas(element, hand) if element.get("sc") else (0, 0, 0, 0)
         if kind in ABORTS:
@@ -204,15 +238,21 @@ class _Reader:
             if kind == NAGASHI:
                 hand.nagashi = tuple(seat for seat in range(4) if hand.deltas[seat] > 0)
         else:
-            raise LogError(f"unknown kind of draw {kind!r:.20}", hand=hand.number)
+            raise LogError(
+                gettext_noop("unknown kind of draw {kind}"),
+                hand=hand.number,
+                params={"kind": f"{kind!r:.20}"},
+            )
         self._owari(element, hand)
         self.ended = True
 
     def game(self, name: str) -> LogGame:
         if self.current is not None and not self.ended:
-            raise LogError("the hand has no result: the log is cut short", hand=self.current.number)
+            raise LogError(
+                gettext_noop("the hand has no result: the log is cut short"), hand=self.current.number
+            )
         if not self.hands:
-            raise LogError("the log holds no hand (no <INIT>)")
+            raise LogError(gettext_noop("the log holds no hand (no <INIT>)"))
         start = self.hands[0].start
         game_type = self.type if self.type is not None else GO_HANCHAN
         spec: dict[str, Any] = {"preset": "tenhou"}
@@ -241,13 +281,13 @@ def _win(element: ElementTree.Element, hand: LogHand, who: int, *, tsumo: bool) 
     n = hand.number
     ten = _ints(element, "ten", hand=n)
     if len(ten) < 2:
-        raise LogError("<AGARI> needs ten='fu,points,limit'", hand=n)
+        raise LogError(gettext_noop("<AGARI> needs ten='fu,points,limit'"), hand=n)
     fu, points = ten[0], ten[1]
     pao = _seat(element, "paoWho", n) if element.get("paoWho") is not None else None
     pao = pao if pao != who else None
     pairs = _ints(element, "yaku", hand=n)
     if len(pairs) % 2:
-        raise LogError("<AGARI> needs yaku='id,han,…' in pairs", hand=n)
+        raise LogError(gettext_noop("<AGARI> needs yaku='id,han,…' in pairs"), hand=n)
     counts = {kind: 0 for kind in DORA_TENHOU_IDS.values()}
     scored: list[ScoredYaku] = []
     han = 0
@@ -259,18 +299,28 @@ def _win(element: ElementTree.Element, hand: LogHand, who: int, *, tsumo: bool) 
             if yaku_han > 0:
                 scored.append(ScoredYaku(name=YAKU_BY_TENHOU_ID[yaku_id].name, han=yaku_han))
         else:
-            raise LogError(f"seat {who}'s win lists an unknown yaku id {yaku_id}", hand=n)
+            raise LogError(
+                gettext_noop("{seat}'s win lists an unknown yaku id {id}"),
+                hand=n,
+                seats={"seat": who},
+                params={"id": yaku_id},
+            )
     yakuman_ids = _ints(element, "yakuman", hand=n)
     if yakuman_ids:
         for yaku_id in yakuman_ids:
             if yaku_id not in YAKU_BY_TENHOU_ID:
-                raise LogError(f"seat {who}'s win lists an unknown yakuman id {yaku_id}", hand=n)
+                raise LogError(
+                    gettext_noop("{seat}'s win lists an unknown yakuman id {id}"),
+                    hand=n,
+                    seats={"seat": who},
+                    params={"id": yaku_id},
+                )
             scored.append(ScoredYaku(name=YAKU_BY_TENHOU_ID[yaku_id].name, yakuman=1))
         unit = 48000 if who == hand.dealer else 32000
         count = points // unit if points > 0 and points % unit == 0 else len(yakuman_ids)
         return Win(winner=who, yakuman=count, pao=pao, yaku=tuple(scored))
     if han < 1:
-        raise LogError(f"seat {who}'s win has no han", hand=n)
+        raise LogError(gettext_noop("{seat}'s win has no han"), hand=n, seats={"seat": who})
     return Win(
         winner=who,
         han=han,

@@ -11,7 +11,7 @@ import gzip
 import io
 import zlib
 
-from ..errors import EngineError
+from ..errors import EngineError, gettext_noop
 from ..record import GameRecord, parse_json
 from . import mjlog, tenhou6
 from .errors import LogError
@@ -27,22 +27,25 @@ GZIP_MAGIC = b"\x1f\x8b"
 def read_games(data: bytes, *, name: str = "-", check: bool = True) -> list[GameRecord]:
     """The game records of a log file's bytes (see :func:`scoring.engine.logs.read_log`)."""
     if not isinstance(data, bytes | bytearray):
-        raise LogError("a log is read from bytes")
+        raise LogError(gettext_noop("a log is read from bytes"))
     if bytes(data[:2]) == GZIP_MAGIC:
         data = _gunzip(bytes(data))
     if len(data) > MAX_BYTES:
-        raise LogError(f"the log is larger than {MAX_BYTES // (1024 * 1024)} MB: no game log is that large")
+        raise LogError(
+            gettext_noop("the log is larger than {size} MB: no game log is that large"),
+            params={"size": MAX_BYTES // (1024 * 1024)},
+        )
     try:
         text = bytes(data).decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise LogError("not a game log: the file is not UTF-8 text (nor gzip)") from None
+        raise LogError(gettext_noop("not a game log: the file is not UTF-8 text (nor gzip)")) from None
     head = text.lstrip()[:1]
     if head == "<":
         games = [mjlog.parse(text, name=name)]
     elif head in ("{", "["):
         games = _json_games(text, name)
     else:
-        raise LogError("not a game log: expected Tenhou's mjlog XML or tenhou.net/6 JSON")
+        raise LogError(gettext_noop("not a game log: expected Tenhou's mjlog XML or tenhou.net/6 JSON"))
     records = []
     for number, game in enumerate(games, start=1):
         try:
@@ -50,7 +53,9 @@ def read_games(data: bytes, *, name: str = "-", check: bool = True) -> list[Game
         except LogError as exc:
             if len(games) == 1:
                 raise
-            raise LogError(f"game {number}: {exc.render()}") from None
+            raise LogError(
+                gettext_noop("game {number}: {error}"), params={"number": number, "error": exc}
+            ) from None
     return records
 
 
@@ -60,9 +65,14 @@ def _gunzip(data: bytes) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
             out = stream.read(MAX_BYTES + 1)
     except (OSError, EOFError, zlib.error) as exc:
-        raise LogError(f"not a readable gzip file: {exc}") from None
+        raise LogError(
+            gettext_noop("not a readable gzip file: {error}"), params={"error": str(exc)}
+        ) from None
     if len(out) > MAX_BYTES:
-        raise LogError(f"the log is larger than {MAX_BYTES // (1024 * 1024)} MB once decompressed")
+        raise LogError(
+            gettext_noop("the log is larger than {size} MB once decompressed"),
+            params={"size": MAX_BYTES // (1024 * 1024)},
+        )
     return out
 
 
@@ -70,17 +80,22 @@ def _json_games(text: str, name: str) -> list[LogGame]:
     try:
         data = parse_json(text)
     except EngineError as exc:
-        raise LogError(exc.render()) from None
+        raise LogError.from_error(exc) from None
     if isinstance(data, dict):
         return [tenhou6.parse(data, name=name)]
     if not isinstance(data, list) or not data:
-        raise LogError("not a tenhou.net/6 log: expected an object, or a list of them")
+        raise LogError(gettext_noop("not a tenhou.net/6 log: expected an object, or a list of them"))
     if len(data) > MAX_GAMES:
-        raise LogError(f"the file holds {len(data)} games: at most {MAX_GAMES}")
+        raise LogError(
+            gettext_noop("the file holds {count} games: at most {max}"),
+            params={"count": len(data), "max": MAX_GAMES},
+        )
     games = []
     for number, item in enumerate(data, start=1):
         try:
             games.append(tenhou6.parse(item, name=name))
         except LogError as exc:
-            raise LogError(f"game {number}: {exc.render()}") from None
+            raise LogError(
+                gettext_noop("game {number}: {error}"), params={"number": number, "error": exc}
+            ) from None
     return games

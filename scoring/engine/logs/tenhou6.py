@@ -22,6 +22,7 @@ import unicodedata
 from dataclasses import replace
 from typing import Any
 
+from ..errors import Phrase, gettext_noop
 from ..hand import ABORT, DRAW, RON, TSUMO, ScoredYaku, Win
 from .errors import LogError
 from .game import ALL_OR_NONE, DEALER_ONLY, LogGame, LogHand
@@ -64,7 +65,9 @@ _YAKUMAN_COUNT = {"役満": 1, "ダブル役満": 2, "トリプル役満": 3}
 def parse(data: Any, *, name: str = "-") -> LogGame:
     """One game from a parsed tenhou.net/6 JSON object."""
     if not isinstance(data, dict) or not isinstance(data.get("log"), list):
-        raise LogError("not a tenhou.net/6 log: a JSON object with a 'log' list of hands is expected")
+        raise LogError(
+            gettext_noop("not a tenhou.net/6 log: a JSON object with a 'log' list of hands is expected")
+        )
     rule = data.get("rule") if isinstance(data.get("rule"), dict) else {}
     disp = _text(rule.get("disp", ""))
     ref = data.get("ref")
@@ -72,15 +75,18 @@ def parse(data: Any, *, name: str = "-") -> LogGame:
     source = "mahjongsoul" if _is_mahjongsoul(disp, log_id) else "tenhou"
     raw_hands = data["log"]
     if not raw_hands:
-        raise LogError("the log holds no hand")
+        raise LogError(gettext_noop("the log holds no hand"))
     if len(raw_hands) > MAX_GAME_HANDS:
-        raise LogError(f"the log holds {len(raw_hands)} hands: at most {MAX_GAME_HANDS}")
+        raise LogError(
+            gettext_noop("the log holds {count} hands: at most {max}"),
+            params={"count": len(raw_hands), "max": MAX_GAME_HANDS},
+        )
     if "三" in disp or data.get("ratingc") == "PF3":
-        raise LogError("a three-player game: Tenbou records four-player games only")
+        raise LogError(gettext_noop("a three-player game: Tenbou records four-player games only"))
     hands = [_hand(raw, number, source) for number, raw in enumerate(raw_hands, start=1)]
     start = hands[0].start
     if start[3] == 0 and start[0] != 0:
-        raise LogError("a three-player game: Tenbou records four-player games only")
+        raise LogError(gettext_noop("a three-player game: Tenbou records four-player games only"))
     return LogGame(
         source=source,
         rules=_rules(source, disp, rule, start),
@@ -161,36 +167,55 @@ def _final_scores(raw: Any, start: tuple[int, ...]) -> tuple[int, int, int, int]
 # -- one hand ----------------------------------------------------------------------------------------
 
 
-def _number(value: Any, what: str, *, hand: int | None = None) -> int:
+def _number(value: Any, what: str | Phrase, *, hand: int | None = None) -> int:
     """A whole number (tensoul writes some as 16000.0)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**7:
-        raise LogError(f"{what} must be a whole number, not {value!r:.40}", hand=hand)
+        raise LogError(
+            gettext_noop("{what} must be a whole number, not {value}"),
+            hand=hand,
+            params={"what": what, "value": f"{value!r:.40}"},
+        )
     return value
 
 
-def _numbers(value: Any, count: int, what: str, *, hand: int) -> tuple[int, ...]:
+def _numbers(value: Any, count: int, what: str | Phrase, *, hand: int) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != count:
-        raise LogError(f"{what} must be a list of {count} numbers, not {value!r:.60}", hand=hand)
+        raise LogError(
+            gettext_noop("{what} must be a list of {count} numbers, not {value}"),
+            hand=hand,
+            params={"what": what, "count": count, "value": f"{value!r:.60}"},
+        )
     return tuple(_number(v, what, hand=hand) for v in value)
 
 
 def _hand(raw: Any, number: int, source: str) -> LogHand:
     if not isinstance(raw, list) or len(raw) != HAND_ITEMS:
-        size = f"{len(raw)} items" if isinstance(raw, list) else f"{raw!r:.40}"
+        if isinstance(raw, list):
+            raise LogError(
+                gettext_noop("a hand must be a list of {items} items (a four-player log), not {count} items"),
+                hand=number,
+                params={"items": HAND_ITEMS, "count": len(raw)},
+            )
         raise LogError(
-            f"a hand must be a list of {HAND_ITEMS} items (a four-player log), not {size}", hand=number
+            gettext_noop("a hand must be a list of {items} items (a four-player log), not {value}"),
+            hand=number,
+            params={"items": HAND_ITEMS, "value": f"{raw!r:.40}"},
         )
-    kyoku, honba, sticks = _numbers(raw[0], 3, "the hand's [kyoku, honba, sticks]", hand=number)
+    kyoku, honba, sticks = _numbers(
+        raw[0], 3, Phrase(gettext_noop("the hand's [kyoku, honba, sticks]")), hand=number
+    )
     if not 0 <= kyoku < 16 or honba < 0 or sticks < 0:
         raise LogError(
-            f"[kyoku, honba, sticks] = {[kyoku, honba, sticks]} is not a hand of a game", hand=number
+            gettext_noop("[kyoku, honba, sticks] = {value} is not a hand of a game"),
+            hand=number,
+            params={"value": str([kyoku, honba, sticks])},
         )
-    start = _numbers(raw[1], 4, "the scores before the hand", hand=number)
+    start = _numbers(raw[1], 4, Phrase(gettext_noop("the scores before the hand")), hand=number)
     result = raw[16]
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
-        raise LogError("the hand has no result (its 17th item)", hand=number)
+        raise LogError(gettext_noop("the hand has no result (its 17th item)"), hand=number)
     kind = _text(result[0])
     hand = LogHand(number=number, kyoku=kyoku, honba=honba, sticks=sticks, start=start, result=DRAW)  # type: ignore[arg-type]
     discards = [raw[6 + 3 * seat] if isinstance(raw[6 + 3 * seat], list) else [] for seat in range(4)]
@@ -218,14 +243,16 @@ def _hand(raw: Any, number: int, source: str) -> LogHand:
     if kind == NAGASHI:
         hand.nagashi = tuple(seat for seat in range(4) if deltas[seat] > 0)
         if not hand.nagashi:
-            raise LogError("a nagashi mangan where no one is paid", hand=number)
+            raise LogError(gettext_noop("a nagashi mangan where no one is paid"), hand=number)
         hand.tenpai, hand.tenpai_unknown = None, DEALER_ONLY
         return hand
     if kind in ABORTS:
         hand.result, hand.reason = ABORT, ABORTS[kind]
         return hand
     raise LogError(
-        f"unknown result {result[0]!r:.40} (和了, 流局, 流し満貫 or an abortive draw)", hand=number
+        gettext_noop("unknown result {result} (和了, 流局, 流し満貫 or an abortive draw)"),
+        hand=number,
+        params={"result": f"{result[0]!r:.40}"},
     )
 
 
@@ -240,14 +267,15 @@ def _riichi_mark(discards: list[Any]) -> int | None:
 def _deltas(raw: Any, number: int) -> tuple[int, int, int, int]:
     if raw is None:
         return (0, 0, 0, 0)
-    return _numbers(raw, 4, "the hand's score changes", hand=number)  # type: ignore[return-value]
+    changes = Phrase(gettext_noop("the hand's score changes"))
+    return _numbers(raw, 4, changes, hand=number)  # type: ignore[return-value]
 
 
 def _wins(hand: LogHand, items: list[Any], source: str) -> None:
     """The winners of a 和了 result: one (deltas, detail) pair per winner."""
     number = hand.number
     if not items or len(items) % 2:
-        raise LogError("a win needs its score changes and its details, per winner", hand=number)
+        raise LogError(gettext_noop("a win needs its score changes and its details, per winner"), hand=number)
     total = [0, 0, 0, 0]
     losers = set()
     for index in range(0, len(items), 2):
@@ -257,11 +285,11 @@ def _wins(hand: LogHand, items: list[Any], source: str) -> None:
         hand.wins.append(win)
         losers.add(loser)
     if len(losers) != 1:
-        raise LogError("the winners of one hand won off different seats", hand=number)
+        raise LogError(gettext_noop("the winners of one hand won off different seats"), hand=number)
     loser = losers.pop()
     if loser is None:
         if len(hand.wins) != 1:
-            raise LogError("a tsumo has exactly one winner", hand=number)
+            raise LogError(gettext_noop("a tsumo has exactly one winner"), hand=number)
         hand.result = TSUMO
     else:
         hand.result, hand.loser = RON, loser
@@ -272,15 +300,25 @@ def _win(detail: Any, hand: LogHand, source: str) -> tuple[Win, int | None]:
     number = hand.number
     if not isinstance(detail, list) or len(detail) < 4 or not isinstance(detail[3], str):
         raise LogError(
-            f"a win's details must be [winner, from, pao, value, yaku…], not {detail!r:.60}", hand=number
+            gettext_noop("a win's details must be [winner, from, pao, value, yaku…], not {value}"),
+            hand=number,
+            params={"value": f"{detail!r:.60}"},
         )
-    who, frm, pao = (_number(v, "a win's seats", hand=number) for v in detail[:3])
+    seats_text = Phrase(gettext_noop("a win's seats"))
+    who, frm, pao = (_number(v, seats_text, hand=number) for v in detail[:3])
     if not all(0 <= seat <= 3 for seat in (who, frm, pao)):
-        raise LogError(f"a win names seats {detail[:3]}: seats are 0 to 3", hand=number)
+        raise LogError(
+            gettext_noop("a win names seats {seats}: seats are 0 to 3"),
+            hand=number,
+            params={"seats": str(detail[:3])},
+        )
     value = _VALUE.match(_text(detail[3]).replace(",", ""))
     if value is None:
         raise LogError(
-            f"seat {who}'s win has a value the log format does not allow: {detail[3]!r:.40}", hand=number
+            gettext_noop("{seat}'s win has a value the log format does not allow: {value}"),
+            hand=number,
+            seats={"seat": who},
+            params={"value": f"{detail[3]!r:.40}"},
         )
     tsumo = who == frm
     dealer = who == hand.dealer
@@ -291,7 +329,12 @@ def _win(detail: Any, hand: LogHand, source: str) -> tuple[Win, int | None]:
         return replace(win, yakuman=yakuman), (None if tsumo else frm)
     han = int(value["han"]) if value["han"] else sum(y.han or 0 for y in scored) + sum(counts.values())
     if han < 1:
-        raise LogError(f"seat {who}'s win has no han (value {detail[3]!r:.40})", hand=number)
+        raise LogError(
+            gettext_noop("{seat}'s win has no han (value {value})"),
+            hand=number,
+            seats={"seat": who},
+            params={"value": f"{detail[3]!r:.40}"},
+        )
     fu = int(value["fu"]) if value["fu"] else None
     if han >= 5:
         fu = None
@@ -308,7 +351,12 @@ def _mangan_fu(han: int, who: int, number: int) -> int:
         return 40
     if han == 3:
         return 70
-    raise LogError(f"seat {who}'s win of {han} han gives no fu", hand=number)
+    raise LogError(
+        gettext_noop("{seat}'s win of {han} han gives no fu"),
+        hand=number,
+        seats={"seat": who},
+        params={"han": han},
+    )
 
 
 def _yakuman_count(value: re.Match[str], *, tsumo: bool, dealer: bool) -> int:
@@ -331,12 +379,18 @@ def _yaku(
         match = _YAKU.match(_text(item)) if isinstance(item, str) else None
         if match is None:
             raise LogError(
-                f"seat {who}'s win lists a yaku the log format does not allow: {item!r:.40}", hand=hand.number
+                gettext_noop("{seat}'s win lists a yaku the log format does not allow: {value}"),
+                hand=hand.number,
+                seats={"seat": who},
+                params={"value": f"{item!r:.40}"},
             )
         name = from_japanese(match["name"])
         if name is None:
             raise LogError(
-                f"seat {who}'s win lists a yaku Tenbou does not know: {match['name']!r:.40}", hand=hand.number
+                gettext_noop("{seat}'s win lists a yaku Tenbou does not know: {value}"),
+                hand=hand.number,
+                seats={"seat": who},
+                params={"value": f"{match['name']!r:.40}"},
             )
         if name in counts:
             counts[name] += int(match["han"] or 0)

@@ -12,13 +12,10 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-
-def gettext_noop(text: str) -> str:
-    """Mark an English meaning for translation without translating it here: the engine knows no Django
-    (nor the visitor's language). ``makemessages`` finds the marked strings by this name, and the web
-    translates a yaku's ``english`` where it shows it (``gettext(yaku.english)``)."""
-    return text
-
+# The English meanings are marked for the catalogues, not translated here (the engine knows no Django nor
+# the visitor's language): the web translates a yaku's ``english`` where it shows it
+# (``gettext(yaku.english)``). The romaji names are the same in every language.
+from ..errors import gettext_noop
 
 ORDINARY = "yaku"
 YAKUMAN = "yakuman"

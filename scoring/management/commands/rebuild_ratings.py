@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from scoring.management.contract import OneLineErrorsCommand
 from scoring.ratings import rebuild_all_ratings
 
@@ -22,9 +24,23 @@ class Command(OneLineErrorsCommand):  # a bad option: one line on stderr, exit 2
         report = rebuild_all_ratings()
         games = report.games
         self.stdout.write(
-            f"Rated {games} game{'s' if games != 1 else ''} over {report.scopes} scopes "
-            f"(every event, and lifetime): {report.rows_written} rows written, {report.rows_deleted} "
-            f"deleted, in {time.perf_counter() - started:.2f} s."
+            ngettext(
+                "Rated %(games)d game over %(scopes)d scopes (every event, and lifetime): %(written)d rows "
+                "written, %(deleted)d deleted, in %(seconds)s s.",
+                "Rated %(games)d games over %(scopes)d scopes (every event, and lifetime): %(written)d rows "
+                "written, %(deleted)d deleted, in %(seconds)s s.",
+                games,
+            )
+            % {
+                "games": games,
+                "scopes": report.scopes,
+                "written": report.rows_written,
+                "deleted": report.rows_deleted,
+                "seconds": f"{time.perf_counter() - started:.2f}",
+            }
         )
         if report.skipped:
-            self.stdout.write(f"Not rated (a player in two seats): games {sorted(set(report.skipped))}.")
+            self.stdout.write(
+                gettext("Not rated (a player in two seats): games %(games)s.")
+                % {"games": sorted(set(report.skipped))}
+            )

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from league.models import Club, Event, Hanchan, Player, Registration
 from scoring import engine, services
@@ -83,15 +84,20 @@ class Command(OneLineErrorsCommand):
             self._remove()
         event = Event.objects.filter(slug=EVENT_SLUG).first()
         if event is not None:
-            self.stdout.write(f"The demo league is already there ({EVENT_SLUG}): nothing to do.")
+            self.stdout.write(
+                gettext("The demo league is already there (%(slug)s): nothing to do.") % {"slug": EVENT_SLUG}
+            )
         else:
             event = self._build()
-            self.stdout.write(f"Built the demo league in {time.perf_counter() - started:.1f} s.")
+            self.stdout.write(
+                gettext("Built the demo league in %(seconds)s s.")
+                % {"seconds": f"{time.perf_counter() - started:.1f}"}
+            )
         if not Event.objects.filter(slug=TOURNAMENT_SLUG).exists():
             self._build_tournament(event)
             self.stdout.write(
-                f"Built the demo tournament ({TOURNAMENT_SLUG}): {TOURNAMENT_ROUNDS} rounds seated, "
-                f"{TOURNAMENT_PLAYED} played."
+                gettext("Built the demo tournament (%(slug)s): %(rounds)d rounds seated, %(played)d played.")
+                % {"slug": TOURNAMENT_SLUG, "rounds": TOURNAMENT_ROUNDS, "played": TOURNAMENT_PLAYED}
             )
         self._summary(event)
 
@@ -252,12 +258,23 @@ class Command(OneLineErrorsCommand):
         games = Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED)
         by_mode = {mode: games.filter(entry_mode=mode).count() for mode in Hanchan.EntryMode.values}
         self.stdout.write(
-            f"{event.club.name} / {event.name} ({event.slug}, {event.rules.preset}): "
-            f"{event.registrations.count()} players, {by_mode['hands']} games hand by hand, "
-            f"{by_mode['final_scores']} entered as final scores, "
-            f"{SeatResult.objects.filter(event=event).count()} seat results, "
-            f"{Penalty.objects.filter(event=event).count()} penalties."
+            gettext(
+                "%(club)s / %(event)s (%(slug)s, %(rules)s): %(players)d players, %(hands)d games hand by "
+                "hand, %(final)d entered as final scores, %(results)d seat results, %(penalties)d penalties."
+            )
+            % {
+                "club": event.club.name,
+                "event": event.name,
+                "slug": event.slug,
+                "rules": event.rules.preset,
+                "players": event.registrations.count(),
+                "hands": by_mode["hands"],
+                "final": by_mode["final_scores"],
+                "results": SeatResult.objects.filter(event=event).count(),
+                "penalties": Penalty.objects.filter(event=event).count(),
+            }
         )
         self.stdout.write(
-            f"Login (local use only): {USERNAME} / {PASSWORD} — organiser of {event.club.name}."
+            gettext("Login (local use only): %(username)s / %(password)s — organiser of %(club)s.")
+            % {"username": USERNAME, "password": PASSWORD, "club": event.club.name}
         )
