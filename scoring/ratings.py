@@ -444,11 +444,18 @@ class CurrentRating:
     sigma: float | None = None
 
 
-def current_ratings(event: Event | None) -> dict[str, list[CurrentRating]]:
-    """Per system, every rated player of the scope by rating, best first (one query)."""
+def current_ratings(
+    event: Event | None, *, hidden_after: int | None = None
+) -> dict[str, list[CurrentRating]]:
+    """Per system, every rated player of the scope by rating, best first (one query).
+
+    ``hidden_after``: the last round the public may see of a tournament keeping its later rounds for
+    the final reveal — the ratings are then those after that round."""
+    changes = RatingChange.objects.filter(_scope(event.pk if event else None))
+    if hidden_after is not None:
+        changes = changes.exclude(hanchan__round_number__gt=hidden_after)
     latest = (
-        RatingChange.objects.filter(_scope(event.pk if event else None))
-        .annotate(
+        changes.annotate(
             newest=Window(
                 RowNumber(),
                 partition_by=[F("system"), F("player_id")],

@@ -154,6 +154,17 @@ def hidden_after_round(event: Event) -> int | None:
     return hidden
 
 
+def hidden_games(hidden: dict[int, int], game: str = "hanchan") -> Q | None:
+    """A filter matching the games of hidden rounds (``game`` is the path to the hanchan, ``""`` for
+    hanchans themselves), to ``exclude`` from a public page; None when nothing is hidden."""
+    prefix = f"{game}__" if game else ""
+    found = None
+    for event_id, last in hidden.items():
+        one = Q(**{f"{prefix}event_id": event_id, f"{prefix}round_number__gt": last})
+        found = one if found is None else found | one
+    return found
+
+
 def public_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
     """The standings options a public page may use: ``up_to_round`` capped at the hidden round (a visitor
     asking for a later round gets the last round they may see)."""
@@ -292,6 +303,7 @@ def latest_games(event: Event, limit: int = 10, *, up_to_round: int | None = Non
     if up_to_round is not None:
         games = games.filter(round_number__lte=up_to_round)
     return list(
-        games.order_by("-played_on", "-finished_at", "-pk")
-        .prefetch_related(Prefetch("results", queryset=results, to_attr="seat_results"))[:limit]
+        games.order_by("-played_on", "-finished_at", "-pk").prefetch_related(
+            Prefetch("results", queryset=results, to_attr="seat_results")
+        )[:limit]
     )

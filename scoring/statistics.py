@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import groupby
+from typing import Any
 
 from django.db.models import Avg, Count, Exists, F, Q, QuerySet, Sum
 from django.http import Http404
@@ -22,6 +23,7 @@ from league.models import Event, Hanchan, Player, Registration
 from scoring import yaku_picker
 from scoring.models import HandSeat, RatingChange, SeatResult
 from scoring.ratings import Rating, RatingPoint, rate_game, rating_history
+from scoring.standings import hidden_after_round, hidden_games
 from scoring.yaku_stats import WinFacts, YakuSummary, summarise, yaku_recorded
 
 FINISHED = Hanchan.Status.FINISHED
@@ -163,15 +165,21 @@ class PlayerStatistics:
     yaku: YakuSummary | None = None
 
 
-def _results(player: Player, events: QuerySet[Event]) -> QuerySet[SeatResult]:
-    return SeatResult.objects.filter(player=player, event__in=events)
+def _shown(rows: QuerySet[Any], hidden: Q | None) -> QuerySet[Any]:
+    """``rows`` without the games of rounds a tournament keeps hidden for its final reveal (``hidden``:
+    :func:`scoring.standings.hidden_games`, None when nothing is hidden, the usual case)."""
+    return rows.exclude(hidden) if hidden is not None else rows
 
 
-def game_results(player: Player, events: QuerySet[Event]) -> list[GameResult]:
+def _results(player: Player, events: QuerySet[Event], hidden: Q | None = None) -> QuerySet[SeatResult]:
+    return _shown(SeatResult.objects.filter(player=player, event__in=events), hidden)
+
+
+def game_results(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> list[GameResult]:
     """Every finished game of the player, oldest played first (``played_on``, then when it finished), with
     the running total of results (one query)."""
     rows = (
-        _results(player, events)
+        _results(player, events, hidden)
         .order_by("hanchan__played_on", "finished_at", "hanchan_id")
         .values_list(
             "hanchan_id",
@@ -194,9 +202,9 @@ def game_results(player: Player, events: QuerySet[Event]) -> list[GameResult]:
     return games
 
 
-def placements(player: Player, events: QuerySet[Event]) -> Placements:
+def placements(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> Placements:
     """Games, places, busts, scores, results and chombos in one grouped query over seat results."""
-    totals = _results(player, events).aggregate(
+    totals = _results(player, events, hidden).aggregate(
         games=Count("id"),
         hand_games=Count("id", filter=Q(hanchan__entry_mode=HANDS)),
         yaku_games=Count("id", filter=Q(hanchan__entry_mode=HANDS) & Q(yaku_recorded("hanchan_id"))),
@@ -223,13 +231,13 @@ def placements(player: Player, events: QuerySet[Event]) -> Placements:
     )
 
 
-def hand_stats(player: Player, events: QuerySet[Event]) -> HandStats:
+def hand_stats(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> HandStats:
     """Wins, deal-ins, riichi and draws over the hands of finished hand-by-hand games (one query).
 
     Voided and unfinished games keep their hand rows but are left out, like they are from standings.
     """
-    totals = HandSeat.objects.filter(
-        player=player, hanchan__event__in=events, hanchan__status=FINISHED
+    totals = _shown(
+        HandSeat.objects.filter(player=player, hanchan__event__in=events, hanchan__status=FINISHED), hidden
     ).aggregate(
         # First: later keys name aggregates ("riichi"), and a filter would read those instead of the column.
         riichi_wins=Count("id", filter=Q(riichi=True, won=True)),
@@ -259,7 +267,9 @@ class PlayerWin:
     facts: WinFacts
 
 
-def player_wins(player: Player, events: QuerySet[Event], *, yakuman_only: bool = False) -> list[PlayerWin]:
+def player_wins(
+    player: Player, events: QuerySet[Event], *, yakuman_only: bool = False, hidden: Q | None = None
+) -> list[PlayerWin]:
     """The wins of the player in finished games, oldest first (one query): the yakuman list and the
     player's yaku statistics both come from these rows.
 
@@ -278,7 +288,7 @@ def player_wins(player: Player, events: QuerySet[Event], *, yakuman_only: bool =
     if yakuman_only:
         conditions &= Q(hand__wins__yakuman__gt=0)
     rows = (
-        HandSeat.objects.filter(conditions)
+        _shown(HandSeat.objects.filter(conditions), hidden)
         .order_by("hanchan__finished_at", "hanchan_id", "hand__number")
         .values_list(
             "hanchan_id",
@@ -320,14 +330,20 @@ def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
     return _yakuman_list(player_wins(player, events, yakuman_only=True))
 
 
-def opponents(player: Player, events: QuerySet[Event], limit: int = HEAD_TO_HEAD_OPPONENTS) -> list[Opponent]:
+def opponents(
+    player: Player,
+    events: QuerySet[Event],
+    limit: int = HEAD_TO_HEAD_OPPONENTS,
+    *,
+    hidden: Q | None = None,
+) -> list[Opponent]:
     """The opponents the player met most, with how the two finished against each other (one query).
 
     The opponents' seat results are joined to the player's own result of the same game through the
     game (the ``filter`` on ``hanchan__results`` and the later references to it use the same join).
     """
     rows = (
-        SeatResult.objects.filter(hanchan__results__player=player, event__in=events)
+        _shown(SeatResult.objects.filter(hanchan__results__player=player, event__in=events), hidden)
         .exclude(player=player)
         .values("player_id", "player__display_name")
         .annotate(
@@ -353,19 +369,24 @@ def opponents(player: Player, events: QuerySet[Event], limit: int = HEAD_TO_HEAD
     ]
 
 
-def player_statistics(player: Player, events: QuerySet[Event]) -> PlayerStatistics:
+def player_statistics(
+    player: Player, events: QuerySet[Event], *, hidden_after: dict[int, int] | None = None
+) -> PlayerStatistics:
     """Everything the player page shows from results, in five queries whatever the number of games.
 
     The yakuman list and the yaku statistics come from one query over the player's wins; the games with
-    yaku recorded are counted with the placements."""
-    counted = placements(player, events)
-    wins = player_wins(player, events)
+    yaku recorded are counted with the placements. ``hidden_after`` (event id -> last public round, as
+    :func:`scoring.standings.hidden_after_round` gives it): leave out the games of the rounds a
+    tournament keeps hidden for its final reveal, as its public standings do."""
+    hidden = hidden_games(hidden_after or {})
+    counted = placements(player, events, hidden=hidden)
+    wins = player_wins(player, events, hidden=hidden)
     return PlayerStatistics(
-        games=game_results(player, events),
+        games=game_results(player, events, hidden=hidden),
         placements=counted,
-        hands=hand_stats(player, events),
+        hands=hand_stats(player, events, hidden=hidden),
         yakuman=_yakuman_list(wins),
-        opponents=opponents(player, events),
+        opponents=opponents(player, events, hidden=hidden),
         yaku=summarise((w.facts for w in wins), games=counted.hand_games, recorded_games=counted.yaku_games),
     )
 
@@ -450,7 +471,8 @@ class PlayerPage:
 
 
 def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None) -> PlayerPage:
-    """Everything the player page reads, in a fixed number of queries (seven).
+    """Everything the player page reads, in a fixed number of queries (seven; eight while a tournament
+    keeps rounds hidden).
 
     ``visible`` are the events the visitor may see (``league.permissions.visible_events``);
     ``event_slug`` chooses one of the visible events the player is registered in; any other slug — an
@@ -469,14 +491,24 @@ def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None
         if event is None:
             raise Http404("This player has no results in that event.")
     events = visible.filter(pk=event.pk) if event else visible
+    # The rounds a tournament keeps for its final reveal stay off the public player page too: its
+    # results, statistics and rating points. Read from the registrations' events (no query): a player's
+    # games are in the events they are registered in, substitutes included.
+    hidden_after = {
+        r.event.pk: last
+        for r in registrations
+        if (event is None or r.event.pk == event.pk) and (last := hidden_after_round(r.event)) is not None
+    }
+    if event:
+        ratings = rating_history(player, event=event, visible_events=visible)
+    else:
+        ratings = lifetime_ratings(player, visible)
+    if hidden_after:
+        held = set(Hanchan.objects.filter(hidden_games(hidden_after, "")).values_list("pk", flat=True))
+        ratings = {system: [p for p in rows if p.hanchan_id not in held] for system, rows in ratings.items()}
     return PlayerPage(
         registrations=registrations,
         event=event,
-        statistics=player_statistics(player, events),
-        # An event's own ratings count only its games; lifetime ones are limited to the visible events.
-        ratings=(
-            rating_history(player, event=event, visible_events=visible)
-            if event
-            else lifetime_ratings(player, visible)
-        ),
+        statistics=player_statistics(player, events, hidden_after=hidden_after),
+        ratings=ratings,
     )

@@ -26,8 +26,9 @@ def release_standings(*, event: Event, user: Any) -> Event:
     """Show the whole standings to the public from now on. Releasing twice changes nothing; an event
     that hides nothing is refused (there is nothing to release).
 
-    The event's results version is bumped with the release: cached public pages are keyed by it, and
-    the release changes what they show without changing any result."""
+    The results versions of the event and of its players are bumped with the release: cached public
+    pages (standings, games, players' pages) are keyed by them, and the release changes what they show
+    without changing any result."""
     locked = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     if locked.standings_released_at is not None:
         event.standings_released_at = locked.standings_released_at
@@ -44,7 +45,7 @@ def release_standings(*, event: Event, user: Any) -> Event:
         )
     locked.standings_released_at = timezone.now()
     locked.save(update_fields=["standings_released_at"])
-    bump_results(event_ids=[locked.pk])
+    bump_results(event_ids=[locked.pk], event_players=True)  # their pages show the hidden rounds now
     history.log(
         event=locked,
         user=user,

@@ -104,6 +104,9 @@ def _game_for(request: HttpRequest, pk: int) -> Hanchan:
     hanchan = getattr(request, "_tenbou_game", None)
     if hanchan is None or hanchan.pk != pk:
         hanchan = public_game_or_404(request.user, pk)
+        hidden = hidden_after_round(hanchan.event)
+        if hidden is not None and (hanchan.round_number or 0) > hidden:
+            raise Http404("This game is in a round kept hidden until the standings are released.")
         request._tenbou_game = hanchan  # type: ignore[attr-defined]
     return hanchan
 
@@ -322,7 +325,7 @@ def player_body(request: HttpRequest, player: Player, slug: str | None) -> dict[
 def ratings(request: HttpRequest, slug: str) -> HttpResponse:
     """An event's ratings: its players by current Tenhou R and by OpenSkill, counting this event only."""
     event = visible_event_or_404(request.user, slug)
-    table = current_ratings(event)
+    table = current_ratings(event, hidden_after=hidden_after_round(event))
     return render(
         request,
         "scoring/public/ratings.html",

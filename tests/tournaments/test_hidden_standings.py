@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from unittest.mock import patch
 
 import pytest
 from django.core.cache import cache
@@ -223,3 +224,39 @@ def test_the_standings_poll_only_while_a_round_is_open(club, organiser, django_a
         get(fragment)
     close_round(event=event, number=1, user=organiser)
     assert "hx-trigger" not in get(fragment)  # swapped in after the round: the polling stops
+
+
+def test_game_player_and_ratings_pages_keep_the_hidden_rounds_too(club, organiser):
+    """The hidden rounds do not leak through the other public pages: a game of a hidden round is a 404,
+    a player's page leaves it out of their games, statistics and rating points, and the event's ratings
+    are those after the last public round — until the release shows everything."""
+    from league.models import Hanchan
+    from scoring.ratings import current_ratings, rebuild_all_ratings
+
+    event = make_tournament(club, 8, standings_hidden_after_round=1, table_entry_mode="final")
+    tournament.seat_tournament(event=event, rounds=3, user=organiser)
+    finish_round(event, 1, organiser)
+    finish_round(event, 2, organiser, scores=(50000, 30000, 25000, 15000))
+    rebuild_all_ratings()  # (after a commit, in the site: the test's transaction never commits)
+    later = Hanchan.objects.filter(event=event, round_number=2).order_by("pk").first()
+    player = later.seats.get(seat=0).player
+    earlier = Hanchan.objects.get(event=event, round_number=1, seats__player=player)
+    visitor = Client()
+
+    assert visitor.get(reverse("scoring:game", args=[earlier.pk])).status_code == 200
+    assert visitor.get(reverse("scoring:game", args=[later.pk])).status_code == 404
+    page = get(reverse("scoring:player", args=[player.pk]), visitor)
+    assert f'href="{reverse("scoring:game", args=[earlier.pk])}"' in page
+    assert f'href="{reverse("scoring:game", args=[later.pk])}"' not in page
+    shown = current_ratings(event, hidden_after=1)
+    assert {row.games for rows in shown.values() for row in rows} == {1}
+    everything = current_ratings(event)
+    assert {row.games for rows in everything.values() for row in rows} == {2}
+    with patch("scoring.views.public.current_ratings", wraps=current_ratings) as read:
+        get(reverse("scoring:ratings", args=[event.slug]), visitor)
+    assert read.call_args.kwargs == {"hidden_after": 1}
+
+    reveal.release_standings(event=event, user=organiser)
+    assert visitor.get(reverse("scoring:game", args=[later.pk])).status_code == 200
+    page = get(reverse("scoring:player", args=[player.pk]), visitor)
+    assert f'href="{reverse("scoring:game", args=[later.pk])}"' in page
