@@ -16,10 +16,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from league.engine_text import seat_text
 from league.models import Event, Hanchan
+from scoring.describe import WIND_WORDS
 
 # Short table codes avoid letters and digits that read alike on a printed slip (0/O, 1/I/L, 5/S, 2/Z).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY346789"
@@ -28,12 +28,7 @@ CODE_LENGTH = 6
 
 # The seat winds as the event day's pages, slips and messages show them, in the reader's language (the
 # engine's ``scoring.engine.WINDS`` are English: its records and the command line use them).
-WIND_NAMES: tuple[Promise, ...] = (
-    pgettext_lazy("wind", "East"),
-    pgettext_lazy("wind", "South"),
-    pgettext_lazy("wind", "West"),
-    pgettext_lazy("wind", "North"),
-)
+WIND_NAMES: tuple[Promise, ...] = WIND_WORDS
 
 
 def wind_name(seat: int) -> str:
