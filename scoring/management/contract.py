@@ -107,3 +107,27 @@ def read_source(path: str) -> str:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise CommandFailed(f"{path}: cannot read the file: {reason}") from None
+
+
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a game log read by convert_log or import_games --format: at most this
+
+
+def read_log_bytes(path: str, label: str) -> bytes:
+    """The bytes of a game log at ``path``, or of standard input for ``-`` (a log may be gzip: never
+    decoded here), at most :data:`MAX_LOG_BYTES`; an unreadable or empty file fails naming ``label``."""
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is not None:
+                data = stream.read(MAX_LOG_BYTES)
+            else:
+                data = sys.stdin.read(MAX_LOG_BYTES).encode("utf-8")
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_LOG_BYTES)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
+    if not data:
+        raise CommandFailed(f"{label}: the file is empty")
+    return data

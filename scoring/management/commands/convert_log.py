@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 from scoring.engine import EngineError
 from scoring.engine.logs import read_log
-from scoring.management.contract import CommandFailed, ContractCommand, printable
+from scoring.management.contract import CommandFailed, ContractCommand, printable, read_log_bytes
 
-MAX_READ = 64 * 1024 * 1024
 """What is read of a file at most; the log reader refuses anything above its own, smaller limit."""
 
 
@@ -36,27 +34,10 @@ class Command(ContractCommand):
                 "convert_log: error: the following arguments are required: FILE (or - for stdin)"
             )
         label = printable(file)
-        data = _read_bytes(file, label)
+        data = read_log_bytes(file, label)
         try:
             records = read_log(data, name=file)
         except EngineError as exc:
             raise CommandFailed(f"{label}: {exc}") from None
         output: Any = records[0].to_dict() if len(records) == 1 else [r.to_dict() for r in records]
         self.stdout.write(json.dumps(output, indent=2))
-
-
-def _read_bytes(path: str, label: str) -> bytes:
-    """The bytes of ``path``, or of standard input for ``-`` (logs may be gzip: never decoded here)."""
-    try:
-        if path == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            data = stream.read(MAX_READ) if stream is not None else sys.stdin.read(MAX_READ).encode("utf-8")
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_READ)
-    except (OSError, UnicodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
-    if not data:
-        raise CommandFailed(f"{label}: the file is empty")
-    return data

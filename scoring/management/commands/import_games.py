@@ -12,7 +12,6 @@ a script states what it feeds, and a file of the other format is an error naming
 from __future__ import annotations
 
 import json
-import sys
 import zlib
 from typing import Any
 
@@ -24,11 +23,17 @@ from scoring.engine.logs import read_log
 from scoring.engine.logs.reader import GZIP_MAGIC
 from scoring.engine.record import parse_json
 from scoring.imports import ImportFailed, import_records
-from scoring.management.contract import CommandFailed, ContractCommand, printable, read_source, text_option
+from scoring.management.contract import (
+    CommandFailed,
+    ContractCommand,
+    printable,
+    read_log_bytes,
+    read_source,
+    text_option,
+)
 
 FORMATS = ("record", "tenhou6", "mjlog")
 FORMAT_NAMES = {"tenhou6": "tenhou.net/6 JSON", "mjlog": "Tenhou's mjlog XML"}
-MAX_READ = 64 * 1024 * 1024
 """What is read of a log file at most; the log reader refuses anything above its own, smaller limit."""
 
 
@@ -98,7 +103,7 @@ class Command(ContractCommand):
 
 def _log_records(path: str, label: str, file_format: str) -> Any:
     """The records of the log at ``path`` (one, or a list for a file of several games), as JSON data."""
-    data = _read_bytes(path, label)
+    data = read_log_bytes(path, label)
     found = _sniff(data)
     if found is not None and found != file_format:  # not a log at all: read_log says what it is not
         raise CommandFailed(
@@ -127,20 +132,3 @@ def _sniff(data: bytes) -> str | None:
     if text in (b"{", b"["):
         return "tenhou6"
     return None
-
-
-def _read_bytes(path: str, label: str) -> bytes:
-    """The bytes of ``path``, or of standard input for ``-`` (a log may be gzip: never decoded here)."""
-    try:
-        if path == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            data = stream.read(MAX_READ) if stream is not None else sys.stdin.read(MAX_READ).encode("utf-8")
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_READ)
-    except (OSError, UnicodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
-    if not data:
-        raise CommandFailed(f"{label}: the file is empty")
-    return data
