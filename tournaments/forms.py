@@ -46,3 +46,36 @@ class ReplaceForm(forms.Form):
 
 class SwissForm(forms.Form):
     round_number = forms.IntegerField(min_value=2, max_value=20, label=gettext_lazy("Round"))
+
+
+# -- the tables' own pages (tournaments/views/table.py) ------------------------------------------------
+
+
+def _code_field(label: str, help_text: str) -> forms.CharField:
+    """A code typed from the score slip on a phone: no autocomplete, capitals, no spelling fixes."""
+    return forms.CharField(
+        label=label,
+        max_length=20,
+        help_text=help_text,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+
+class TableCodeForm(forms.Form):
+    code = _code_field(
+        gettext_lazy("Table code"),
+        gettext_lazy("The six letters and digits printed on your table's score slip."),
+    )
+
+
+class PlayerCodeForm(forms.Form):
+    code = _code_field(
+        gettext_lazy("Your player code"),
+        gettext_lazy("Printed by your name on the score slip: each player types their own."),
+    )
+
+
+class RefereeForm(forms.Form):
+    note = forms.CharField(label=gettext_lazy("What is it about? (optional)"), max_length=200, required=False)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -23,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.module_loading import import_string
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
@@ -35,6 +34,7 @@ from scoring.forms import FinalScoresForm, HandForm, ReasonForm
 from scoring.selectors import game_view
 from scoring.views import entry
 from tournaments import links
+from tournaments.forms import PlayerCodeForm, RefereeForm, TableCodeForm
 from tournaments.models import SeatConfirmation, wind_name
 
 DEFAULT_RATE = "600/m"  # every request to a token page, per client address
@@ -130,48 +130,21 @@ def token_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapped
 
 
-# -- forms ----------------------------------------------------------------------------------------------
-
-
-class TableCodeForm(forms.Form):
-    code = forms.CharField(
-        label=gettext_lazy("Table code"),
-        max_length=20,
-        help_text=gettext_lazy("The six letters and digits printed on your table's score slip."),
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
-    )
-
-
-class PlayerCodeForm(forms.Form):
-    code = forms.CharField(
-        label=gettext_lazy("Your player code"),
-        max_length=20,
-        help_text=gettext_lazy("Printed by your name on the score slip: each player types their own."),
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
-    )
-
-
-class RefereeForm(forms.Form):
-    note = forms.CharField(
-        label=gettext_lazy("What is it about? (optional)"),
-        max_length=200,
-        required=False,
-    )
-
-
 # -- the page -------------------------------------------------------------------------------------------
 
 
 def _urls(token: str) -> dict[str, str]:
-    names = ("table", "table_hand", "table_preview", "table_undo", "table_finish", "table_scores")
-    urls = {name: reverse(f"tournaments:{name}", args=[token]) for name in names}
-    urls["table_referee"] = reverse("tournaments:table_referee", args=[token])
-    urls["table_confirm"] = reverse("tournaments:table_confirm", args=[token])
-    return urls
+    names = (
+        "table",
+        "table_hand",
+        "table_preview",
+        "table_undo",
+        "table_finish",
+        "table_scores",
+        "table_referee",
+        "table_confirm",
+    )
+    return {name: reverse(f"tournaments:{name}", args=[token]) for name in names}
 
 
 def _page(
