@@ -25,7 +25,6 @@ transaction with ``reopen_game``, so no other transaction ever sees it finished 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from scoring import engine, services
 from scoring.models import Hand
 from scoring.records import engine_hand
 from scoring.services import history
-from scoring.services.hands import bump, lock_game
+from scoring.services.hands import bump, canonical, lock_game
 
 from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code, wind_name
 
@@ -385,15 +384,6 @@ def _refuse_closed(game: Hanchan) -> None:
         raise ValidationError(str(FINISHED))
 
 
-def _canonical(hand: engine.Hand) -> engine.Hand:
-    return dataclasses.replace(
-        hand,
-        riichi=tuple(sorted(hand.riichi)),
-        tenpai=tuple(sorted(hand.tenpai)),
-        nagashi=tuple(sorted(hand.nagashi)),
-    )
-
-
 def _is_last_hand(game: Hanchan, hand: engine.Hand, expected_version: int | None) -> Hand | None:
     """The stored last hand when ``hand`` is it and the game moved on since the table's page: the same
     "Save hand" sent twice, the first of which ended (and handed in) the game."""
@@ -403,7 +393,7 @@ def _is_last_hand(game: Hanchan, hand: engine.Hand, expected_version: int | None
     if last is None:
         return None
     stored = engine_hand(last, sorted(last.wins.all(), key=lambda win: win.pk))
-    return last if _canonical(stored) == _canonical(hand) else None
+    return last if canonical(stored) == canonical(hand) else None
 
 
 def _hand_in(game: Hanchan, *, reason: str = "") -> None:

@@ -8,13 +8,11 @@ validates the change and re-derives every later hand — and logs the change, al
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from league.models import Hanchan
@@ -57,10 +55,11 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
     hanchan.save(update_fields=["version", *fields])
 
 
-# The history summary of a game finished by the hand that reached its end (see ``record_hand``): a
-# resubmitted hand is recognised by it (in any of the site's languages: the summary is written in the
-# language of whoever saved the hand), so it must not be reworded without updating ``_resubmitted``.
+# The history summary of a game finished by the hand that reached its end (see ``record_hand``).
 AUTO_FINISHED = gettext_noop("The game reached its end and was finished automatically.")
+# What that history entry stores beside it (a summary is words in the writer's language; this is data):
+# a resubmitted hand is recognised by it (``_resubmitted``).
+AUTO_FINISH_MARK = {"automatic": True}
 
 # The engine's limit on the hands of one game (game-record.md "Limits"): the web, import and replay agree.
 TOO_MANY_HANDS = gettext_lazy(
@@ -71,13 +70,27 @@ TOO_MANY_HANDS = gettext_lazy(
 UNDO_FINISHED = gettext_lazy("This game is finished: reopen it first, with a reason, or correct the hand.")
 
 
-def finish(game: Hanchan, played: engine.Replay, *, user: Any, summary: str, reason: str = "") -> None:
+def finish(
+    game: Hanchan,
+    played: engine.Replay,
+    *,
+    user: Any,
+    summary: str,
+    reason: str = "",
+    automatic: bool = False,
+) -> None:
     """Mark a locked game finished, write its results from ``played`` (the replay of its stored hands,
-    which the caller already has) and say so in the history."""
+    which the caller already has) and say so in the history (``automatic``: by the hand that ended it)."""
     bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
     refresh_results(game, played)
     history.log(
-        event=game.event, hanchan=game, user=user, action="game finished", summary=summary, reason=reason
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action="game finished",
+        summary=summary,
+        reason=reason,
+        after=AUTO_FINISH_MARK if automatic else None,
     )
 
 
@@ -88,16 +101,6 @@ def _recorded_summary(number: int, round_name: str, result: str) -> str:
         "round": round_name,
         "result": result_name(result),
     }
-
-
-def _in_every_language(text: Callable[[], str]) -> set[str]:
-    """What ``text()`` gives in English and in each of the site's languages: a history summary is
-    written in the language of whoever made the change, and must be recognised whoever reads it."""
-    found = {text()}
-    for code in ("en", *(code for code, _name in settings.LANGUAGES)):
-        with translation.override(code):
-            found.add(text())
-    return found
 
 
 def _check_open(hanchan: Hanchan) -> None:
@@ -134,8 +137,9 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
         raise as_validation_error(exc, hanchan=hanchan) from None
 
 
-def _canonical(hand: engine.Hand) -> engine.Hand:
-    """``hand`` with its seat lists sorted: the same hand whatever order the boxes were ticked in."""
+def canonical(hand: engine.Hand) -> engine.Hand:
+    """``hand`` with its seat lists sorted: the same hand whatever order the boxes were ticked in (how a
+    resubmitted "Save hand" is told from a new one, here and on the tables' pages)."""
     return dataclasses.replace(
         hand,
         riichi=tuple(sorted(hand.riichi)),
@@ -160,18 +164,17 @@ def _resubmitted(game: Hanchan, hand: engine.Hand, expected_version: int) -> Han
     if last is None:
         return None
     stored = _engine_hand(last, sorted(last.wins.all(), key=lambda win: win.pk))  # in the order entered
-    if _canonical(stored) != _canonical(hand):
+    if canonical(stored) != canonical(hand):
         return None
-    entries = list(game.history.order_by("-pk").values_list("action", "summary")[:2])
+    # The one change since was recording a hand (at the end of the game: so it is ``last``), possibly
+    # finishing the game with it — not a finish by hand, which the organiser may have done meanwhile.
+    entries = list(game.history.order_by("-pk").values_list("action", "after")[:2])
     if entries and entries[0][0] == "game finished":
-        if entries[0][1] not in _in_every_language(lambda: gettext(AUTO_FINISHED)):
+        if entries[0][1] != AUTO_FINISH_MARK:
             return None
         entries = entries[1:]
     if not entries or entries[0][0] != "hand recorded":
         return None
-    recorded = _in_every_language(lambda: _recorded_summary(last.number, last.round_name, last.result))
-    if entries[0][1] not in recorded and not entries[0][1].startswith(f"Hand {last.number} "):
-        return None  # (the last form: entries written before the summaries were translated)
     return last
 
 
@@ -220,7 +223,7 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        finish(game, played, user=user, summary=gettext(AUTO_FINISHED))
+        finish(game, played, user=user, summary=gettext(AUTO_FINISHED), automatic=True)
     else:
         bump(game)
     hanchan.version = game.version

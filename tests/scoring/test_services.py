@@ -97,6 +97,28 @@ def test_resubmitted_last_hand_of_a_game_is_already_saved(game, organiser):
     assert HandRow.objects.filter(hanchan=game).count() == 8
 
 
+def test_resubmission_is_recognised_whatever_language_the_first_was_saved_in(game, organiser):
+    """The history's summaries are words in the writer's language; the resubmission check reads data, so a
+    hand saved from a French page and resent from a Polish one is still the same hand."""
+    from django.utils import translation
+
+    with translation.override("fr"):
+        for version in range(8):  # the 8th exhaustive draw ends the game and finishes it
+            services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version)
+    with translation.override("pl"):
+        again = services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7)
+    assert again.already_saved is True and again.number == 8
+
+
+def test_same_hand_after_a_finish_by_hand_is_a_conflict(game, organiser):
+    """One change since the page, but it was the organiser finishing the game, not this hand being saved:
+    the hand sent again is not a resubmission, whatever the two finish summaries say."""
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
+    services.finish_game(hanchan=game, user=organiser, reason="time", expected_version=1)
+    with pytest.raises(services.GameChanged):
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=1)
+
+
 def test_same_hand_after_another_change_is_a_conflict(game, organiser):
     """The version moved on by an undo, not by this hand: the same hand again is not a resubmission."""
     services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0)
