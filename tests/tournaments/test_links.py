@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -64,26 +63,6 @@ def full_game() -> list[Hand]:
 
 
 ONE_HAND = Hand.ron(2, Win(0, 3, 40))
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """The rate limits count in the cache: each test starts with none used."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def tournament(club, organiser):
-    return make_tournament(club, organiser)
-
-
-@pytest.fixture
-def opened(tournament, organiser):
-    """The tournament with round 1 open (its tables' links issued)."""
-    rounds.open_round(event=tournament, number=1, user=organiser)
-    return tournament
 
 
 def _confirming(event, how: str):

@@ -5,7 +5,6 @@ organiser of this very event only. The page's reads cost a fixed number of queri
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -19,24 +18,6 @@ from tournaments.selectors import State, round_numbers, round_view
 pytestmark = pytest.mark.django_db
 
 IP = "203.0.113.9"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def tournament(club, organiser):
-    return make_tournament(club, organiser)
-
-
-@pytest.fixture
-def opened(tournament, organiser):
-    rounds.open_round(event=tournament, number=1, user=organiser)
-    return tournament
 
 
 def organiser_client(user) -> Client:

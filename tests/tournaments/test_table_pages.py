@@ -21,25 +21,6 @@ from tournaments import links, rounds
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """The rate limits count in the cache: each test starts with none used."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def tournament(club, organiser):
-    return make_tournament(club, organiser)
-
-
-@pytest.fixture
-def opened(tournament, organiser):
-    rounds.open_round(event=tournament, number=1, user=organiser)
-    return tournament
-
-
 TABLE_IP = "198.51.100.4"
 
 # Every page of a token: (URL name, method). The matrix below opens each with each kind of token.
