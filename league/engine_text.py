@@ -18,16 +18,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
-from scoring.engine import SETTINGS, RecordError, Ruleset, Text
+from scoring.engine import SETTINGS, WINDS, RecordError, Ruleset, Text
 
-_WINDS = {
-    "East": lambda: pgettext("seat wind", "East"),
-    "South": lambda: pgettext("seat wind", "South"),
-    "West": lambda: pgettext("seat wind", "West"),
-    "North": lambda: pgettext("seat wind", "North"),
-}
+WIND_WORDS: tuple[Any, ...] = (
+    pgettext_lazy("wind", "East"),
+    pgettext_lazy("wind", "South"),
+    pgettext_lazy("wind", "West"),
+    pgettext_lazy("wind", "North"),
+)
+"""The four winds in the engine's order (``scoring.engine.WINDS``, East first), in the reader's language:
+the one translation of a seat's (or a round's) wind, for the models' seat choices, the forms and pages."""
+
+_WINDS = dict(zip(WINDS, WIND_WORDS, strict=True))
 
 
 def seat_text(seat: int) -> str:
@@ -57,7 +61,7 @@ def engine_message(exc: Text, names: Sequence[str] | None = None) -> str:
             return names[seat]
         if names is None and exc.default_names is not None and 0 <= seat < len(exc.default_names):
             default = exc.default_names[seat]
-            return _WINDS[default]() if default in _WINDS else default
+            return str(_WINDS[default]) if default in _WINDS else default
         return seat_text(seat)
 
     def nested(value: Text) -> str:

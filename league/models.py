@@ -14,14 +14,14 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.engine import EngineError, Ruleset, ruleset_from_spec
 
 from .countries import EMA_PREFIXES
-from .engine_text import engine_message
+from .engine_text import WIND_WORDS, engine_message
 
 ema_number_validator = RegexValidator(
     r"^\d{8}$", _("An EMA number is 8 digits, leading zeros included (e.g. 04390002).")
@@ -401,12 +401,7 @@ class Seat(models.Model):
     )
     seat = models.PositiveSmallIntegerField(
         _("seat"),
-        choices=[
-            (0, pgettext_lazy("seat wind", "East")),
-            (1, pgettext_lazy("seat wind", "South")),
-            (2, pgettext_lazy("seat wind", "West")),
-            (3, pgettext_lazy("seat wind", "North")),
-        ],
+        choices=list(enumerate(WIND_WORDS)),
     )
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, verbose_name=_("player"), related_name="seats"

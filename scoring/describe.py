@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
+from league.engine_text import WIND_WORDS
+
 from . import engine
 from .templatetags.tenbou import points as points_text
 
@@ -33,14 +35,6 @@ RESULT_WORDS: dict[str, Promise] = {
     "chombo": pgettext_lazy("hand outcome", "Chombo"),
 }
 """The results of a hand (the engine's ``result`` codes), in words."""
-
-WIND_WORDS: tuple[Promise, ...] = (
-    pgettext_lazy("wind", "East"),
-    pgettext_lazy("wind", "South"),
-    pgettext_lazy("wind", "West"),
-    pgettext_lazy("wind", "North"),
-)
-"""The winds in ``engine.WINDS`` order, in words (a seat's wind, or a round's)."""
 
 
 def wind_name(index: int) -> str:

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from league.collation import order_by_name
+from league.engine_text import WIND_WORDS
 from league.models import Hanchan, Player
 
 from . import engine, yaku_picker
@@ -541,10 +542,10 @@ class HandForm(forms.Form):
 class StartGameForm(forms.Form):
     """Four registered players in seat order, and how the game will be entered."""
 
-    east = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "East"))
-    south = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "South"))
-    west = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "West"))
-    north = forms.ModelChoiceField(queryset=Player.objects.none(), label=pgettext_lazy("wind", "North"))
+    east = forms.ModelChoiceField(queryset=Player.objects.none(), label=WIND_WORDS[0])
+    south = forms.ModelChoiceField(queryset=Player.objects.none(), label=WIND_WORDS[1])
+    west = forms.ModelChoiceField(queryset=Player.objects.none(), label=WIND_WORDS[2])
+    north = forms.ModelChoiceField(queryset=Player.objects.none(), label=WIND_WORDS[3])
     entry_mode = forms.ChoiceField(
         choices=Hanchan.EntryMode.choices,
         initial=Hanchan.EntryMode.HANDS,

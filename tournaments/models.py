@@ -17,9 +17,8 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from league.engine_text import seat_text
+from league.engine_text import WIND_WORDS, seat_text
 from league.models import Event, Hanchan
-from scoring.describe import WIND_WORDS
 
 # Short table codes avoid letters and digits that read alike on a printed slip (0/O, 1/I/L, 5/S, 2/Z).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY346789"
