@@ -366,7 +366,15 @@ class Hanchan(models.Model):
         ordering = ["-played_on", "-created_at"]
         verbose_name = _("hanchan")
         verbose_name_plural = _("hanchans")
-        indexes = [models.Index(fields=["event", "status"]), models.Index(fields=["event", "played_on"])]
+        indexes = [
+            # (event, status) lookups, and an event's latest finished games read in index order (the
+            # event page's list) instead of sorting all its games.
+            models.Index(
+                fields=["event", "status", "played_on", "finished_at", "id"],
+                name="hanchan_event_status_latest",
+            ),
+            models.Index(fields=["event", "played_on"]),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["event", "source_log_id"],

@@ -30,8 +30,9 @@ class Hand(models.Model):
         ABORT = "abort", pgettext_lazy("hand outcome", "Abortive draw")
         CHOMBO = "chombo", pgettext_lazy("hand outcome", "Chombo")
 
+    # No index of its own: the unique (hanchan, number) index serves every lookup by game.
     hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game")
+        Hanchan, on_delete=models.CASCADE, related_name="hands", verbose_name=_("game"), db_index=False
     )
     number = models.PositiveSmallIntegerField(_("number"))
     result = models.CharField(_("result"), max_length=8, choices=Result.choices)
@@ -106,7 +107,11 @@ class Win(models.Model):
 class HandSeat(models.Model):
     """Cached per hand and seat, so statistics are grouped queries: who played, won, dealt in, declared."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="seat_rows", verbose_name=_("hand"))
+    # Each index costs every rewritten row (a rebuild inserts four per hand): the unique (hand, seat)
+    # index serves lookups by hand, the player's foreign key index the statistics.
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="seat_rows", verbose_name=_("hand"), db_index=False
+    )
     hanchan = models.ForeignKey(Hanchan, on_delete=models.CASCADE, related_name="+", verbose_name=_("game"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
@@ -125,7 +130,6 @@ class HandSeat(models.Model):
         verbose_name = _("hand seat")
         verbose_name_plural = _("hand seats")
         constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="unique_hand_seat")]
-        indexes = [models.Index(fields=["player"])]
 
     def __str__(self) -> str:
         return gettext("seat %(seat)s in %(hand)s") % {"seat": self.seat, "hand": self.hand}
@@ -199,10 +203,13 @@ class Penalty(models.Model):
 class SeatResult(models.Model):
     """Cached result of one seat of a finished hanchan; standings are grouped sums over these rows."""
 
+    # Lookups by game use the unique (hanchan, seat) index, by event the (event, player) one.
     hanchan = models.ForeignKey(
-        Hanchan, on_delete=models.CASCADE, related_name="results", verbose_name=_("game")
+        Hanchan, on_delete=models.CASCADE, related_name="results", verbose_name=_("game"), db_index=False
     )
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", verbose_name=_("event"))
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="+", verbose_name=_("event"), db_index=False
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="results", verbose_name=_("player")
