@@ -116,7 +116,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # A 64 MB page cache per connection instead of SQLite's 2 MB: a league's indexes stay in
+            # memory, which a rebuild writing every cached row and the first render of a page both need.
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
+                " PRAGMA temp_store=MEMORY;"
+            ),
         }
     )
 

@@ -129,21 +129,37 @@ def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
     return games
 
 
-_ROW_TYPES: dict[type, tuple[list[str], Any]] = {}
+_ROW_TYPES: dict[type, tuple[list[str], Any, list[int]]] = {}
 _UNREAD = {"tiles"}  # the tiles as entered: never part of a replay, and the largest column
 
 
 def _rows(model: type, queryset: Any) -> Iterable[Any]:
     """The rows as read-only tuples with the model's attribute names (its columns, ``pk`` too): what
     ``records.engine_hand`` reads, at a fraction of the cost of model instances, which a rebuild of a
-    league makes by the hundred thousand."""
+    league makes by the hundred thousand.
+
+    Read through the cursor: the hands and wins hold only integers, text and JSON, and Django's
+    per-value converters (a generic JSON decoder wrapped around ``json.loads``) cost more than the
+    replay itself; the JSON columns are decoded here, the rest is what the database returns.
+    """
     if model not in _ROW_TYPES:
-        fields = [f.attname for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
-        _ROW_TYPES[model] = (fields, namedtuple(f"{model.__name__}Row", [*fields, "pk"]))  # noqa: PYI024
-    names, row_type = _ROW_TYPES[model]
+        fields = [f for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
+        names = [f.attname for f in fields]
+        json_columns = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
+        _ROW_TYPES[model] = (names, namedtuple(f"{model.__name__}Row", [*names, "pk"]), json_columns)  # noqa: PYI024
+    names, row_type, json_columns = _ROW_TYPES[model]
     pk = names.index(model._meta.pk.attname)  # type: ignore[attr-defined]
-    for values in queryset.values_list(*names):
-        yield row_type(*values, values[pk])
+    sql, params = queryset.values_list(*names).query.sql_with_params()
+    loads = json.loads
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(2000):
+            for row in batch:
+                values = list(row)
+                for i in json_columns:
+                    if values[i] is not None:
+                        values[i] = loads(values[i])
+                yield row_type(*values, values[pk])
 
 
 def _penalties_by_seat(
@@ -200,6 +216,7 @@ class _Writes:
     results: list[tuple[Any, ...]] = field(default_factory=list)
     changed_games: list[Hanchan] = field(default_factory=list)  # results changed: ratings too
     players: set[int] = field(default_factory=set)
+    all_hands_rewritten: set[int] = field(default_factory=set)  # games whose per-seat rows are all new
 
 
 def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out: _Writes) -> None:
@@ -213,6 +230,7 @@ def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out
     """
     players = _credited(game.seats)
     hanchan_id = game.hanchan.pk
+    rewritten = len(out.rewritten_hands)
     for (row, wins), outcome in zip(game.stored, played.hands, strict=True):
         derived = (
             outcome.round,
@@ -266,6 +284,8 @@ def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out
                     sum(won.values()) if ron_loser == seat else 0,
                 )
             )
+    if game.stored and len(out.rewritten_hands) - rewritten == len(game.stored):
+        out.all_hands_rewritten.add(hanchan_id)
 
 
 def _final(
@@ -334,6 +354,54 @@ def _executemany(sql: str, rows: list[tuple[Any, ...]]) -> None:
                 cursor.executemany(sql, rows[start : start + 5000])
 
 
+def _insert(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (values in ``names``' order) set-based: PostgreSQL's ``COPY`` (one stream for
+    them all, instead of one statement per row), SQLite's ``executemany`` (a prepared statement run
+    in-process, which is what SQLite does fastest)."""
+    if not rows:
+        return
+    columns = ", ".join(_column(model, name) for name in names)
+    if connection.vendor == "postgresql":
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {_table(model)} ({columns}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+        return
+    marks = ", ".join(["%s"] * len(names))
+    _executemany(f"INSERT INTO {_table(model)} ({columns}) VALUES ({marks})", rows)
+
+
+def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Set ``names`` of the rows whose id is each row's last value. On PostgreSQL one ``UPDATE ... FROM
+    (VALUES ...)`` per thousand rows (a round trip and a plan each, instead of one per row); on SQLite
+    ``executemany``, for the reason of :func:`_insert`."""
+    if not rows:
+        return
+    table = _table(model)
+    if connection.vendor != "postgresql":
+        sets = ", ".join(f"{_column(model, name)} = %s" for name in names)
+        _executemany(f"UPDATE {table} SET {sets} WHERE id = %s", rows)
+        return
+    types = [model._meta.get_field(name).db_type(connection) for name in names]  # type: ignore[attr-defined]
+    types = [t.split(" ")[0] if t else "text" for t in types]  # "smallint CHECK (...)" -> "smallint"
+    aliases = [f"v{i}" for i in range(len(names))]
+    sets = ", ".join(
+        f"{_column(model, name)} = v.{alias}" for name, alias in zip(names, aliases, strict=True)
+    )
+    one = "(" + ", ".join(f"%s::{t}" for t in types) + ", %s::bigint)"
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 1000):
+            chunk = rows[start : start + 1000]
+            values = ", ".join([one] * len(chunk))
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM (VALUES {values}) AS v({', '.join(aliases)}, id) "
+                f"WHERE {table}.id = v.id",
+                [value for row in chunk for value in row],
+            )
+
+
 def _table(model: type) -> str:
     return connection.ops.quote_name(model._meta.db_table)  # type: ignore[attr-defined]
 
@@ -365,18 +433,14 @@ def _chunks(ids: list[int], size: int = 5000) -> Iterable[list[int]]:
 def _write(out: _Writes, game_ids: list[int]) -> None:
     """Send the collected writes: one statement (or one ``executemany``) per kind of row."""
     if out.hands:
-        sets = ", ".join(f"{_column(Hand, name)} = %s" for name in _DERIVED)
         as_json = _json_param()
         rows = [(*row[:4], as_json(row[4]), as_json(row[5]), row[6]) for row in out.hands]
-        _executemany(f"UPDATE {_table(Hand)} SET {sets} WHERE id = %s", rows)
-    if out.wins:
-        _executemany(f"UPDATE {_table(Win)} SET {_column(Win, 'points')} = %s WHERE id = %s", out.wins)
+        _update(Hand, _DERIVED, rows)
+    _update(Win, ("points",), out.wins)
     if out.rewritten_hands:
         for chunk in _chunks(out.rewritten_hands):
             HandSeat.objects.filter(hand__in=chunk).delete()
-        columns = ", ".join(_column(HandSeat, name.removesuffix("_id")) for name in _SEAT_FIELDS)
-        marks = ", ".join(["%s"] * len(_SEAT_FIELDS))
-        _executemany(f"INSERT INTO {_table(HandSeat)} ({columns}) VALUES ({marks})", out.seat_rows)
+        _insert(HandSeat, [name.removesuffix("_id") for name in _SEAT_FIELDS], out.seat_rows)
     if game_ids:
         # A seat's player may have changed (a swap, a substitute) while the hands did not: one statement
         # for the batch, matching no row unless it happened.
@@ -390,10 +454,14 @@ def _write(out: _Writes, game_ids: list[int]) -> None:
         for chunk in _chunks(out.results_of):
             SeatResult.objects.filter(hanchan__in=chunk).delete()
         names = ("hanchan", "event", *(n.removesuffix("_id") for n in _RESULT_FIELDS))
-        columns = ", ".join(_column(SeatResult, name) for name in names)
-        marks = ", ".join(["%s"] * len(names))
-        rows = [(*row[:-1], _prep(SeatResult, "finished_at", row[-1])) for row in out.results]
-        _executemany(f"INSERT INTO {_table(SeatResult)} ({columns}) VALUES ({marks})", rows)
+        prepared: dict[Any, Any] = {}  # a game's four seats share its finish time: prepared once
+        rows = []
+        for row in out.results:
+            at = row[-1]
+            if at not in prepared:
+                prepared[at] = _prep(SeatResult, "finished_at", at)
+            rows.append((*row[:-1], prepared[at]))
+        _insert(SeatResult, names, rows)
 
 
 # -- the rebuild ----------------------------------------------------------------------------------------
@@ -449,7 +517,8 @@ def rebuild(
             events.add(hanchan.event_id)
             players.update(_credited(game.seats).values())
             players.update(s.player_id for s in game.seats)
-        _write(out, list(games) if hands else [])
+        # Games whose per-seat rows were all written anew already carry the seats' current players.
+        _write(out, [pk for pk in games if pk not in out.all_hands_rewritten] if hands else [])
         for hanchan in out.changed_games:
             # After the commit, once per transaction: ratings from this game on (scoring/ratings.py).
             schedule_rebuild(hanchan)
