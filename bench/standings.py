@@ -9,8 +9,10 @@ of ``--repeat``; pages through Django's test ``Client``, so middleware, view, se
 1. the standings page ``/events/<slug>/`` against one hand-written ``GROUP BY`` over
    ``scoring_seatresult`` joined to ``league_hanchan`` (finished games only) — the aggregate the
    standings are;
-2. a player page ``/players/<pk>/`` (the player with the most games) against the two aggregates its
-   statistics are: hand statistics over ``scoring_handseat``, results over ``scoring_seatresult``;
+2. a player page ``/players/<pk>/`` (the player with the most games) against the hand-written queries of
+   what it shows: the two aggregates its statistics are (hand statistics over ``scoring_handseat``,
+   results over ``scoring_seatresult``), its games list, its wins (yaku and yakuman), its head-to-head
+   and its rating history;
 3. a game page ``/games/<pk>/`` (the game with the most hands) against the raw SQL of its rows (seats
    and players, hands, wins);
 4. a rebuild of every cached row from the hand records: ``scoring.services.sync.refresh`` over every
@@ -531,6 +533,49 @@ WHERE sr.player_id = %s
 GROUP BY sr.player_id
 """
 
+# What the player page shows besides the two aggregates, each as one hand-written query: the games list
+# (with its events), the wins (the yaku and yakuman lists), the head-to-head and the rating history.
+PLAYER_LIST_SQL = (
+    """
+SELECT sr.hanchan_id, sr.finished_at, e.name, e.slug, h.entry_mode, sr.place, sr.score, sr.result,
+       h.played_on
+FROM scoring_seatresult sr
+JOIN league_hanchan h ON h.id = sr.hanchan_id
+JOIN league_event e ON e.id = sr.event_id
+WHERE sr.player_id = %s AND h.status = 'finished'
+ORDER BY h.played_on, sr.finished_at, sr.hanchan_id
+""",
+    """
+SELECT hs.hanchan_id, h.finished_at, e.name, hd.number, hd.round_name,
+       w.yaku, w.han, w.yakuman, w.dora, w.aka, w.ura
+FROM scoring_handseat hs
+JOIN scoring_win w ON w.hand_id = hs.hand_id AND w.winner = hs.seat
+JOIN scoring_hand hd ON hd.id = hs.hand_id
+JOIN league_hanchan h ON h.id = hs.hanchan_id
+JOIN league_event e ON e.id = h.event_id
+WHERE hs.player_id = %s AND hs.won AND h.status = 'finished'
+ORDER BY h.finished_at, hs.hanchan_id, hd.number
+""",
+    """
+SELECT them.player_id, p.display_name, COUNT(*),
+       SUM(CASE WHEN me.place < them.place THEN 1 ELSE 0 END),
+       SUM(CASE WHEN me.place > them.place THEN 1 ELSE 0 END), AVG(me.place), AVG(them.place)
+FROM scoring_seatresult me
+JOIN scoring_seatresult them ON them.hanchan_id = me.hanchan_id AND them.player_id <> me.player_id
+JOIN league_player p ON p.id = them.player_id
+WHERE me.player_id = %s
+GROUP BY them.player_id, p.display_name
+ORDER BY COUNT(*) DESC, p.display_name
+LIMIT 5
+""",
+    """
+SELECT system, hanchan_id, at, games, before, after
+FROM scoring_ratingchange
+WHERE player_id = %s AND event_id IS NULL
+ORDER BY at, hanchan_id
+""",
+)
+
 GAME_SQL = (
     """
 SELECT s.seat, s.player_id, p.display_name, s.on_behalf_of_id, s.final_score
@@ -798,7 +843,11 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
             client,
             f"player ({player_games} games, {player_hands:,} hands)",
             f"/players/{player_id}/",
-            lambda: run_sql((HAND_STATS_SQL, player_id), (RESULTS_SQL, player_id)),
+            lambda: run_sql(
+                (HAND_STATS_SQL, player_id),
+                (RESULTS_SQL, player_id),
+                *((sql, player_id) for sql in PLAYER_LIST_SQL),
+            ),
             args.repeat,
         ),
         measure_page(
