@@ -417,7 +417,13 @@ def _json_param() -> Any:
         from psycopg.types.json import Jsonb
 
         return Jsonb
-    return json.dumps
+    return _int_list_json
+
+
+def _int_list_json(values: list[int]) -> str:
+    """``json.dumps`` of a list of integers (the hands' deltas and scores), three times as fast: a
+    rebuild writes two per hand."""
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def _prep(model: type, name: str, value: Any) -> Any:
