@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 
-from scoring.engine import SETTINGS, WINDS, RecordError, Ruleset, Text
+from scoring.engine import SETTINGS, WINDS, RecordError, Ruleset, RulesetError, Text, ruleset_from_spec
 
 WIND_WORDS: tuple[Any, ...] = (
     pgettext_lazy("wind", "East"),
@@ -74,6 +75,15 @@ def engine_message(exc: Text, names: Sequence[str] | None = None) -> str:
     if isinstance(exc, RecordError) and exc.hand is not None:
         return gettext("hand %(number)d: %(message)s") % {"number": exc.hand, "message": text}
     return text
+
+
+def ruleset_or_error(spec: Any) -> Ruleset:
+    """A ruleset from a ``Ruleset`` or a spec; a wrong one is a ``ValidationError`` on the setting it
+    names (``ruleset`` when it names none), in the reader's language: what a service or form shows."""
+    try:
+        return ruleset_from_spec(spec)
+    except RulesetError as exc:
+        raise ValidationError({exc.field or "ruleset": engine_message(exc)}) from None
 
 
 # The values of ``Ruleset.describe()`` that are words (the others are numbers, uma and yakuman names).

@@ -24,11 +24,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring.engine import Ruleset, RulesetError, make_ruleset, ruleset_from_spec
+from scoring.engine import RulesetError, make_ruleset
 
 from . import history
 from .countries import lookup_country
-from .engine_text import engine_message
+from .engine_text import engine_message, ruleset_or_error
 from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
 from .versions import bump_results
 
@@ -658,14 +658,6 @@ def _event_value(event: Event, name: str) -> Any:
     return getattr(event, name)
 
 
-def _ruleset_of(spec: Any) -> Ruleset:
-    """A ruleset from a Ruleset or a spec; an error names the setting that is wrong."""
-    try:
-        return ruleset_from_spec(spec)
-    except RulesetError as exc:
-        raise ValidationError({exc.field or "ruleset": engine_message(exc)}) from None
-
-
 @transaction.atomic
 def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
     """Change an event's details (``EVENT_DETAILS``) and, while it has no game, its rules.
@@ -698,7 +690,7 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
         locked.standings_released_at = None  # a new hidden round hides again, until the next release
         changed.append("standings_released_at")
     if data.get("ruleset") is not None:
-        rules = _ruleset_of(data["ruleset"]).to_dict()
+        rules = ruleset_or_error(data["ruleset"]).to_dict()
         if rules != locked.ruleset:
             if Hanchan.objects.filter(event=locked).exists():
                 raise ValidationError(

@@ -9,14 +9,13 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from league.collation import order_by_name
-from league.engine_text import WIND_WORDS
+from league.engine_text import WIND_WORDS, engine_message
 from league.models import Hanchan, Player
 
 from . import engine, yaku_picker
 from .describe import ABORT_WORDS, RESULT_WORDS, wind_name
 from .engine.logs.yaku import YAKU_BY_NAME
 from .engine.tiles import TileHand, score_tiles
-from .services.errors import render_engine_error
 from .services.hanchan import default_played_on
 
 WINDS = engine.WINDS
@@ -396,7 +395,7 @@ class HandForm(forms.Form):
             score = score_tiles(hand, self.rules)
         except engine.TileError as exc:
             self.add_error(
-                exc.field if exc.field in self.fields else "tiles", render_engine_error(exc, self.names)
+                exc.field if exc.field in self.fields else "tiles", engine_message(exc, self.names)
             )
             return None
         self.tile_score = score
@@ -439,7 +438,7 @@ class HandForm(forms.Form):
             engine.check_value(engine.HandValue(**value), tsumo=tsumo, rules=self.rules)
         except engine.RuleViolation as exc:
             field = f"{exc.field}{suffix}" if exc.field in ("han", "fu", "yakuman") else f"han{suffix}"
-            self.add_error(field if field in self.fields else None, render_engine_error(exc, self.names))
+            self.add_error(field if field in self.fields else None, engine_message(exc, self.names))
             return None
         return engine.Win(winner, value["han"], value["fu"], value["yakuman"], pao, **facts)
 

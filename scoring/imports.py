@@ -51,6 +51,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext, ngettext
 
+from league.engine_text import engine_message
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 from scoring.describe import wind_name
@@ -60,7 +61,6 @@ from scoring.models import Hand, Penalty, Win
 from scoring.online import Match, PlayerMatcher, online_name_field, played_on_from_log_id
 from scoring.records import hand_row, win_rows
 from scoring.services import history
-from scoring.services.errors import render_engine_error
 from scoring.services.hanchan import default_played_on
 from scoring.services.sync import refresh
 from scoring.standings import StandingRow, rank_rows, standings, tie_break_terms
@@ -321,7 +321,7 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
     try:
         engine.check_final_scores(scores, sticks, record.rules)
     except engine.RuleViolation as exc:
-        raise ImportFailed(f"final_scores: {render_engine_error(exc)}") from None
+        raise ImportFailed(f"final_scores: {engine_message(exc)}") from None
     return list(scores), sticks
 
 
@@ -472,7 +472,7 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             source_log_id=log_id,
         )
     except engine.EngineError as exc:
-        raise ImportFailed(f"{label}: {render_engine_error(exc)}") from None
+        raise ImportFailed(f"{label}: {engine_message(exc)}") from None
     except ImportFailed as exc:
         raise ImportFailed(f"{label}: {exc}") from None
 

@@ -38,12 +38,6 @@ def seat_names(hanchan: Hanchan) -> list[str]:
     return [seat.player.display_name for seat in seats]
 
 
-def render_engine_error(exc: engine.Text, names: Sequence[str] | None = None) -> str:
-    """The engine's message in the reader's language, with each seat it names written as that seat's
-    player (``Bob``, not ``seat 1``); ``seat N`` (translated) when no names are known."""
-    return engine_message(exc, names)
-
-
 def as_validation_error(
     exc: engine.EngineError, *, hanchan: Hanchan | None = None, names: Sequence[str] | None = None
 ) -> ValidationError:
@@ -51,7 +45,7 @@ def as_validation_error(
     seats it names written as the players of ``hanchan`` (or ``names``, in seat order)."""
     if names is None and hanchan is not None and exc.seats:
         names = seat_names(hanchan)
-    message = render_engine_error(exc, names)
+    message = engine_message(exc, names)
     field = exc.field if exc.field in FORM_FIELDS else None
     return ValidationError({field: message} if field else message)
 

@@ -11,12 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from league.engine_text import engine_message
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
 from scoring.describe import wind_name
 
 from . import history
-from .errors import render_engine_error, seat_names
+from .errors import seat_names
 from .hands import bump, finish, lock_game
 from .penalties import give, withdraw
 from .sync import refresh, refresh_results, replay_stored
@@ -192,7 +193,7 @@ def record_final_scores(
     try:
         engine.check_final_scores(scores, sticks, game.event.rules)
     except engine.RuleViolation as exc:
-        text = render_engine_error(exc, seat_names(game))
+        text = engine_message(exc, seat_names(game))
         message = text[0].upper() + text[1:] + "."
         raise ValidationError({"sticks": message} if exc.field == "sticks" else message) from None
     seats = {s.seat: s for s in game.seats.all()}

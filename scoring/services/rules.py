@@ -21,13 +21,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext, ngettext
 
-from league.engine_text import rules_in_words
+from league.engine_text import engine_message, rules_in_words, ruleset_or_error
 from league.models import Event, Hanchan
 from scoring import engine
 from scoring.standings import StandingRow, standings
 
 from . import history
-from .errors import render_engine_error, seat_names
+from .errors import seat_names
 from .hands import bump
 from .sync import refresh
 
@@ -64,14 +64,6 @@ class RulesPreview:
     def needs_reason(self) -> bool:
         """Finished games change: the history must say why (results people have seen move)."""
         return self.finished > 0
-
-
-def as_rules(ruleset: Any) -> engine.Ruleset:
-    """A ruleset from a Ruleset or a spec; an error on the setting it names."""
-    try:
-        return engine.ruleset_from_spec(ruleset)
-    except engine.RulesetError as exc:
-        raise ValidationError({exc.field or "ruleset": render_engine_error(exc)}) from None
 
 
 def setting_changes(before: engine.Ruleset, after: engine.Ruleset) -> list[tuple[str, str, str]]:
@@ -126,7 +118,7 @@ def _replay_all(event: Event) -> tuple[int, int]:
                     engine.check_final_scores(scores, game.final_sticks, rules)  # type: ignore[arg-type]
             refresh(game)
         except engine.EngineError as exc:
-            raise _refused(game, render_engine_error(exc, seat_names(game))) from None
+            raise _refused(game, engine_message(exc, seat_names(game))) from None
         except ValidationError as exc:
             raise _refused(game, " ".join(exc.messages)) from None
         bump(game)
@@ -166,7 +158,7 @@ def preview_rules_change(event: Event, ruleset: Any) -> RulesPreview:
     rewritten — the standings read, and the savepoint rolled back: the diff is what ``change_rules``
     will save, by construction. A ValidationError names the game, hand and rule that refuse it.
     """
-    rules = as_rules(ruleset)
+    rules = ruleset_or_error(ruleset)
     before = standings(event)
     with transaction.atomic():
         work = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
@@ -189,7 +181,7 @@ def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> 
     While no game is finished the change is free (the games in progress must still replay); once one
     is, results people have seen move, so a ``reason`` is required. The history keeps both rulesets.
     """
-    rules = as_rules(ruleset)
+    rules = ruleset_or_error(ruleset)
     locked = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     current = locked.rules
     if rules.to_dict() == current.to_dict():

@@ -40,6 +40,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from league.engine_text import engine_message
 from league.models import Event, Player
 from league.permissions import managed_event_or_404
 from scoring import engine
@@ -54,7 +55,6 @@ from scoring.imports import (
     selectable_players,
 )
 from scoring.online import OnlineError, fetch_tenhou_log, log_id_from_url
-from scoring.services.errors import render_engine_error
 
 SESSION_KEY = "online_imports"
 SALT = "scoring.views.online.batch"
@@ -341,14 +341,14 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 games += _read_games(label, upload.read(MAX_FILE_BYTES + 1), upload.name or "-")
             except engine.EngineError as exc:
-                errors.append(_labelled(label, render_engine_error(exc)))
+                errors.append(_labelled(label, engine_message(exc)))
         pasted = form.cleaned_data["pasted"].strip()
         if pasted:
             label = gettext("pasted log")
             try:
                 games += _read_games(label, pasted.encode("utf-8", "replace"), "-")
             except engine.EngineError as exc:
-                errors.append(_labelled(label, render_engine_error(exc)))
+                errors.append(_labelled(label, engine_message(exc)))
         urls = form.cleaned_data["urls"]
         if len(games) + len(urls) > MAX_GAMES:
             errors.append(
@@ -449,7 +449,7 @@ def online_import_fetch(request: HttpRequest, slug: str, batch: Any) -> HttpResp
         except OnlineError as exc:
             data["errors"].append(_labelled(label, exc.message))
         except engine.EngineError as exc:
-            data["errors"].append(_labelled(label, render_engine_error(exc)))
+            data["errors"].append(_labelled(label, engine_message(exc)))
         data["fetched"] += 1
         _store(request, data)
     if data["fetched"] >= len(data["urls"]):

@@ -6,10 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from league.engine_text import engine_message
 from league.models import Hanchan
 from scoring import engine, services
 from scoring.models import Hand as HandRow
-from scoring.services.errors import as_validation_error, render_engine_error
+from scoring.services.errors import as_validation_error
 
 pytestmark = pytest.mark.django_db
 
@@ -33,11 +34,8 @@ def own_discard_error() -> engine.RecordError:
 
 def test_render_names_the_player_of_the_seat():
     exc = own_discard_error()
-    assert (
-        render_engine_error(exc, ["Ann", "Bob", "Cho", "Dan"])
-        == "hand 1: Bob cannot win on their own discard"
-    )
-    assert render_engine_error(exc) == "hand 1: seat 1 cannot win on their own discard"
+    assert engine_message(exc, ["Ann", "Bob", "Cho", "Dan"]) == "hand 1: Bob cannot win on their own discard"
+    assert engine_message(exc) == "hand 1: seat 1 cannot win on their own discard"
 
 
 def test_as_validation_error_puts_the_named_message_on_the_field():
