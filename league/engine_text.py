@@ -40,6 +40,11 @@ def seat_text(seat: int) -> str:
     return gettext("seat %(number)d") % {"number": seat}
 
 
+def wind_name(seat: int) -> str:
+    """Seat (or round) ``seat`` as its wind, 0 = East, in the reader's language; ``seat N`` outside 0..3."""
+    return str(WIND_WORDS[seat]) if 0 <= seat < len(WIND_WORDS) else seat_text(seat)
+
+
 def _template(text: Text) -> str:
     """The template of ``text`` in the active language (the English one if the catalogue lacks it)."""
     if text.plural is not None:

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
-from league.engine_text import WIND_WORDS
-
 from . import engine
 from .templatetags.tenbou import points as points_text
 
@@ -35,11 +33,6 @@ RESULT_WORDS: dict[str, Promise] = {
     "chombo": pgettext_lazy("hand outcome", "Chombo"),
 }
 """The results of a hand (the engine's ``result`` codes), in words."""
-
-
-def wind_name(index: int) -> str:
-    """Wind ``index`` (0 East … 3 North) in the reader's language."""
-    return str(WIND_WORDS[index % 4])
 
 
 def result_name(result: str) -> str:

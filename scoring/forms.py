@@ -9,11 +9,11 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from league.collation import order_by_name
-from league.engine_text import WIND_WORDS, engine_message
+from league.engine_text import WIND_WORDS, engine_message, wind_name
 from league.models import Hanchan, Player
 
 from . import engine, yaku_picker
-from .describe import ABORT_WORDS, RESULT_WORDS, wind_name
+from .describe import ABORT_WORDS, RESULT_WORDS
 from .engine.logs.yaku import YAKU_BY_NAME
 from .engine.tiles import TileHand, score_tiles
 from .services.hanchan import default_played_on

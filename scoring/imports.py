@@ -51,10 +51,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext, ngettext
 
-from league.engine_text import engine_message
+from league.engine_text import engine_message, wind_name
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
-from scoring.describe import wind_name
 from scoring.engine.errors import shown
 from scoring.engine.record import check_text
 from scoring.models import Hand, Penalty, Win

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
+from league.engine_text import wind_name
 from scoring import engine
-from scoring.describe import wind_name
 from scoring.engine.logs.yaku import (
     MAHJONGSOUL_DOUBLE,
     ORDINARY,

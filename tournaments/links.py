@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from league.engine_text import wind_name
 from league.models import Event, Hanchan, HistoryEntry
 from scoring import engine, services
 from scoring.models import Hand
@@ -43,7 +44,7 @@ from scoring.records import engine_hand
 from scoring.services import history
 from scoring.services.hands import bump, canonical, lock_game
 
-from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code, wind_name
+from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code
 
 TOKEN_MAX_LENGTH = 64  # TableLink.token: anything longer is not a token, and is not looked up
 VIA = "table {table} (link)"  # HistoryEntry.via: the brief's wording, stored as data (not translated)

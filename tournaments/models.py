@@ -14,25 +14,13 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from league.engine_text import WIND_WORDS, seat_text
 from league.models import Event, Hanchan
 
 # Short table codes avoid letters and digits that read alike on a printed slip (0/O, 1/I/L, 5/S, 2/Z).
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY346789"
 CODE_LENGTH = 6
-
-
-# The seat winds as the event day's pages, slips and messages show them, in the reader's language (the
-# engine's ``scoring.engine.WINDS`` are English: its records and the command line use them).
-WIND_NAMES: tuple[Promise, ...] = WIND_WORDS
-
-
-def wind_name(seat: int) -> str:
-    """Seat ``seat`` (0 = East) as its wind, translated; ``seat N`` outside 0..3."""
-    return str(WIND_NAMES[seat]) if 0 <= seat < len(WIND_NAMES) else seat_text(seat)
 
 
 def new_token() -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from league.collation import name_sort_key
+from league.engine_text import wind_name
 from league.models import Event, Hanchan, Seat
 from scoring.standings import StandingRow, hidden_after_round, public_standings, standings
 
 from .clock import ClockState, clock_state
-from .models import Round, wind_name
+from .models import Round
 from .rounds import seated_round_numbers
 
 

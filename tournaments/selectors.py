@@ -14,9 +14,10 @@ from datetime import datetime
 from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext, ngettext
 
+from league.engine_text import wind_name
 from league.models import Event, Hanchan, Seat
 
-from .models import Round, SeatConfirmation, TableLink, wind_name
+from .models import Round, SeatConfirmation, TableLink
 
 
 class State:

@@ -11,10 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from league.engine_text import engine_message
+from league.engine_text import engine_message, wind_name
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring import engine
-from scoring.describe import wind_name
 
 from . import history
 from .errors import seat_names

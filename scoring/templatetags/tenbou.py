@@ -12,20 +12,11 @@ from decimal import Decimal
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import pgettext
 
-from scoring import engine
+from league.engine_text import wind_name
 
 register = template.Library()
 
-WINDS = engine.WINDS
-WIND_NAMES = {
-    "East": lambda: pgettext("wind", "East"),
-    "South": lambda: pgettext("wind", "South"),
-    "West": lambda: pgettext("wind", "West"),
-    "North": lambda: pgettext("wind", "North"),
-}
-"""The engine's wind names (English) as the reader's language writes them."""
 MINUS = "\u2212"  # the typographic minus: a hyphen reads as a dash beside a number
 
 
@@ -95,8 +86,7 @@ def sign_class(value: int | None) -> str:
 @register.filter
 def wind(seat: int, dealer: int = 0) -> str:
     """The wind of ``seat`` when ``dealer`` deals, in the page's language."""
-    name = WINDS[(int(seat) - int(dealer)) % 4]
-    return WIND_NAMES[name]() if name in WIND_NAMES else name
+    return wind_name((int(seat) - int(dealer)) % 4)
 
 
 @register.filter

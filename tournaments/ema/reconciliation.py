@@ -39,6 +39,7 @@ from functools import cached_property
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, ngettext
 
+from league.engine_text import wind_name
 from league.models import Event, Hanchan, Seat
 from scoring import engine
 from scoring.models import Penalty, SeatResult
@@ -46,7 +47,6 @@ from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
 from scoring.substitutes import credited_result
 from tournaments.ema.report import EmaResultsExport
-from tournaments.models import wind_name
 
 
 def game_label(hanchan: Hanchan) -> str:

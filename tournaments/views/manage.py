@@ -18,13 +18,13 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from league.collation import name_sort_key, order_by_name
+from league.engine_text import WIND_WORDS, wind_name
 from league.models import Event, Hanchan, Player
 from league.permissions import managed_event_or_404
 from scoring import engine
 from tournaments import projector, seating
 from tournaments import services as tournament
 from tournaments.forms import ReplaceForm, SeatingForm, SwapForm, SwissForm
-from tournaments.models import WIND_NAMES, wind_name
 from tournaments.views.rounds import slip_links
 
 
@@ -250,7 +250,7 @@ def slips_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "event": event,
             "number": number,
             "tables": tables,
-            "winds": WIND_NAMES,
+            "winds": WIND_WORDS,
             "expected_sum": engine.expected_total(event.rules, 0),
             # Each slip's entry link: URL, code, QR code and the players' codes (tournaments/links.py).
             "slip_links": slip_links(request, event, tables),

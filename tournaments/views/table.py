@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import get_usage
 
+from league.engine_text import wind_name
 from league.forms import add_service_errors
 from league.models import Event, Hanchan
 from scoring import engine, services
@@ -35,7 +36,7 @@ from scoring.selectors import game_view
 from scoring.views import entry
 from tournaments import links
 from tournaments.forms import PlayerCodeForm, RefereeForm, TableCodeForm
-from tournaments.models import SeatConfirmation, wind_name
+from tournaments.models import SeatConfirmation
 
 DEFAULT_RATE = "600/m"  # every request to a token page, per client address
 DEFAULT_FAILURE_RATE = "30/m"  # wrong tokens and codes, per client address
