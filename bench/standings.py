@@ -670,13 +670,17 @@ PROFILE_FOCUS = (
 def profile_page(client: Any, url: str, top: int = 40, rounds: int = 5) -> None:
     """Where one request of the page goes: each of its queries run again raw (best of ``rounds``, rows
     fetched: the debug cursor's own times leave out SQLite's fetching and are rounded to the ms), then a
-    cProfile of one request cut down to :data:`PROFILE_FOCUS`, by cumulative time."""
+    cProfile of one request cut down to :data:`PROFILE_FOCUS`, by cumulative time. Every request is a
+    cold one (the page cache emptied first): a warm one is a cache read."""
+    from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    cache.clear()
     start = time.perf_counter()
     client.get(url)
     page = time.perf_counter() - start
+    cache.clear()
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     timed = []
@@ -691,6 +695,7 @@ def profile_page(client: Any, url: str, top: int = 40, rounds: int = 5) -> None:
     )
     for spent, sql in sorted(timed, key=lambda t: -t[0]):
         print(f"  {spent * 1000:8.2f} ms  {sql[:200]}{'…' if len(sql) > 200 else ''}")
+    cache.clear()
     profiler = cProfile.Profile()
     profiler.enable()
     client.get(url)
@@ -831,6 +836,13 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
         .first()
     )
 
+    def player_floor() -> int:
+        return run_sql(
+            (HAND_STATS_SQL, player_id),
+            (RESULTS_SQL, player_id),
+            *((sql, player_id) for sql in PLAYER_LIST_SQL),
+        )
+
     pages = [
         measure_page(
             client,
@@ -843,17 +855,29 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
             client,
             f"player ({player_games} games, {player_hands:,} hands)",
             f"/players/{player_id}/",
-            lambda: run_sql(
-                (HAND_STATS_SQL, player_id),
-                (RESULTS_SQL, player_id),
-                *((sql, player_id) for sql in PLAYER_LIST_SQL),
-            ),
+            player_floor,
+            args.repeat,
+        ),
+        # The page's charts are SVGs of their own (the page links them as <img>): the first of the four
+        # draws them all from the same data, the others come from the cache.
+        measure_page(
+            client,
+            "  its 4 charts (1st SVG: all drawn)",
+            f"/players/{player_id}/charts/cumulative.svg",
+            player_floor,
             args.repeat,
         ),
         measure_page(
             client,
             f"game ({game_hands} hands)",
             f"/games/{game_id}/",
+            lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
+            args.repeat,
+        ),
+        measure_page(
+            client,
+            "  its chart (SVG)",
+            f"/games/{game_id}/chart.svg",
             lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
             args.repeat,
         ),

@@ -50,6 +50,7 @@ __all__ = [
     "PageCache",
     "bump_results",
     "cached_fragment",
+    "cached_value",
     "etag",
     "fragment_key",
     "game_key",
@@ -124,26 +125,32 @@ def fragment_key(parts: Sequence[Any]) -> str:
     return "tenbou:fragment:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
+def cached_value(key_parts: Sequence[Any], compute: Callable[[], Any]) -> Any:
+    """What ``compute()`` gives (anything the cache can pickle), from the cache when this key was
+    computed before. If the cache cannot be reached (Redis down), it is computed as if nothing were
+    cached: slower, never an error."""
+    key = fragment_key(key_parts)
+    try:
+        value = cache.get(key)
+    except Exception:  # noqa: BLE001 -- any cache failure: compute, log, go on
+        logger.warning("page cache unreachable; computing %s", key_parts[:3], exc_info=True)
+        return compute()
+    if value is None:
+        value = compute()
+        try:
+            cache.set(key, value, TIMEOUT)
+        except Exception:  # noqa: BLE001
+            logger.warning("page cache unreachable; not storing %s", key_parts[:3], exc_info=True)
+    return value
+
+
 def cached_fragment(key_parts: Sequence[Any], render: Callable[[], str]) -> SafeString:
     """The HTML ``render()`` gives, from the cache when this key was rendered before.
 
     ``render`` must return HTML that is safe to put in a page (``render_to_string`` does) and that depends
-    on nothing but what ``key_parts`` name. If the cache cannot be reached (Redis down), the fragment is
-    rendered as if nothing were cached: a slower page, never an error page.
+    on nothing but what ``key_parts`` name (see :func:`cached_value`).
     """
-    key = fragment_key(key_parts)
-    try:
-        html = cache.get(key)
-    except Exception:  # noqa: BLE001 -- any cache failure: render, log, go on
-        logger.warning("page cache unreachable; rendering %s", key_parts[:3], exc_info=True)
-        return mark_safe(str(render()))
-    if html is None:
-        html = str(render())
-        try:
-            cache.set(key, html, TIMEOUT)
-        except Exception:  # noqa: BLE001
-            logger.warning("page cache unreachable; not storing %s", key_parts[:3], exc_info=True)
-    return mark_safe(html)
+    return mark_safe(cached_value(key_parts, lambda: str(render())))
 
 
 @dataclass(frozen=True)

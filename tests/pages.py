@@ -92,6 +92,8 @@ NOT_PAGES: dict[str, str] = {
     "set_language": "POST action (the switcher is on every page)",
     "scoring:standings_csv": "CSV download (tests/test_i18n.py compares it across languages)",
     "scoring:standings_live": FRAGMENT,
+    "scoring:player_chart": "SVG image of the player page (tests/scoring/test_statistics.py fetches each)",
+    "scoring:game_chart": "SVG image of the game page (tests/scoring/test_charts.py fetches it)",
     "tournaments_manage:ema_download": "CSV/XLSX download (tests/test_i18n.py compares it across languages)",
     "league_manage:register_player": POST,
     "league_manage:register_players_csv": POST,

@@ -26,7 +26,16 @@ from league.permissions import (
     visible_event_or_404,
     visible_events,
 )
-from scoring.cache import PageCache, cached_fragment, etag, game_key, player_key, query_key, results_key
+from scoring.cache import (
+    PageCache,
+    cached_fragment,
+    cached_value,
+    etag,
+    game_key,
+    player_key,
+    query_key,
+    results_key,
+)
 from scoring.charts import game as game_charts
 from scoring.charts import player as player_charts
 from scoring.exports.csvfile import csv_response
@@ -36,7 +45,7 @@ from scoring.models import RatingChange
 from scoring.ratings import current_ratings
 from scoring.selectors import game_view, public_game_or_404
 from scoring.standings import hidden_after_round, latest_games, public_options, round_in_play, standings
-from scoring.statistics import player_page
+from scoring.statistics import PlayerPage, player_page
 from scoring.tables import UNRANKED_PREFIX, configured_tables, csv_rows, export_rows
 
 View = Callable[..., HttpResponse]
@@ -127,7 +136,7 @@ def _player_for(request: HttpRequest, pk: int) -> Player:
     return player
 
 
-def _player_etag(request: HttpRequest, pk: int) -> str | None:
+def _player_etag(request: HttpRequest, pk: int, chart: str = "") -> str | None:
     try:
         player = _player_for(request, pk)
     except Http404:
@@ -160,17 +169,43 @@ def bounded_paging(request: HttpRequest) -> HttpRequest:
 @conditional(_game_etag)
 def game(request: HttpRequest, pk: int) -> HttpResponse:
     """A game: players, result, hand log and the chart of the scores through the hands (the body cached
-    by the game's and its event's versions)."""
+    by the game's and its event's versions; the chart is its own SVG, :func:`game_chart`)."""
     hanchan = _game_for(request, pk)
-
-    def body() -> dict[str, Any]:
-        view = game_view(hanchan)
-        return {"game": view, "score_chart": game_charts.score_progression(view)}
-
     return render(
         request,
         "scoring/public/game.html",
-        {"hanchan": hanchan, "page_cache": PageCache((*game_key(hanchan), "game-page"), body)},
+        {
+            "hanchan": hanchan,
+            "page_cache": PageCache((*game_key(hanchan), "game-page"), lambda: {"game": game_view(hanchan)}),
+        },
+    )
+
+
+def svg_response(svg: str | None) -> HttpResponse:
+    """A chart as an SVG document; 404 when there is nothing to draw (no game, no rating yet).
+
+    The page links it as an ``<img>``, so it never runs a script; the policy header keeps it so if it
+    is opened on its own (pygal escapes every text it draws, and its script is dropped anyway)."""
+    if svg is None:
+        raise Http404("Nothing to chart yet.")
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@login_for_members_only
+@conditional(_game_etag)
+def game_chart(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page's chart of the scores after each hand, an SVG drawn once per version of the game.
+
+    A chart costs more to draw than the rest of the page, so it is a resource of its own: the page's
+    HTML comes without waiting for it, a reload of an unchanged chart is a 304, and the checks are the
+    page's (same visibility, same ETag rule)."""
+    hanchan = _game_for(request, pk)
+    return svg_response(
+        cached_value(
+            (*game_key(hanchan), "game-chart"), lambda: game_charts.score_progression(game_view(hanchan))
+        )
     )
 
 
@@ -293,10 +328,9 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     passed for that same version, and whatever would change their answer (a registration, a seat, an
     event's visibility) moves the player's version on."""
     player = _player_for(request, pk)
-    slug = request.GET.get("event") or None
-    if slug is not None and (len(slug) > 80 or not SLUG_RE.fullmatch(slug)):
-        slug = None  # not an event's slug (junk, a NUL byte): the page over every event
-    key = (*player_key(player), "player-page", slug, request.user.is_authenticated)
+    slug = _scope_slug(request)
+    every_game = request.GET.get("games") == "all"
+    key = (*player_key(player), "player-page", slug, request.user.is_authenticated, every_game)
     scope = None
     if slug:  # the page's title names the event; the body checks it is one of the player's
         scope = visible_events(request.user).filter(slug=slug).values_list("name", flat=True).first()
@@ -306,18 +340,44 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "player": player,
             "scope_name": scope,
-            "page_cache": PageCache(key, lambda: player_body(request, player, slug)),
+            "page_cache": PageCache(key, lambda: player_body(request, player, slug, every_game)),
         },
     )
 
 
-def player_body(request: HttpRequest, player: Player, slug: str | None) -> dict[str, Any]:
-    """What the player page's body shows (computed only when it is not in the cache)."""
+RECENT_GAMES = 20
+"""Games the player page lists, newest first; the rest are one link away (``?games=all``): a regular's
+page would otherwise list hundreds, and rendering them was most of the page's cost."""
+
+
+def _scope_slug(request: HttpRequest) -> str | None:
+    """The ``?event=`` of a player page or chart: None (every event) for none, or junk (a NUL byte...)."""
+    slug = request.GET.get("event") or None
+    if slug is not None and (len(slug) > 80 or not SLUG_RE.fullmatch(slug)):
+        return None
+    return slug
+
+
+def _visible_player_page(request: HttpRequest, player: Player, slug: str | None) -> PlayerPage:
+    """The player's page data for this visitor, or a 404 (an event that is not theirs, or a player the
+    visitor may not see)."""
     page = player_page(player, visible_events(request.user), slug)
     if not page.registrations:  # registered in a visible event: visible; else ask (substitute seats...)
         require_visible_player(request.user, player)
-    stats, name = page.statistics, player.display_name
+    return page
+
+
+def player_body(
+    request: HttpRequest, player: Player, slug: str | None, every_game: bool = False
+) -> dict[str, Any]:
+    """What the player page's body shows (computed only when it is not in the cache)."""
+    page = _visible_player_page(request, player, slug)
+    stats = page.statistics
     tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
+    newest_first = stats.games[::-1]
+    query = QueryDict(mutable=True)
+    if slug:
+        query["event"] = slug
     return {
         "page": page,
         "game_url": url_around("scoring:game"),
@@ -326,12 +386,39 @@ def player_body(request: HttpRequest, player: Player, slug: str | None) -> dict[
         "stats": stats,
         "tenhou": tenhou,
         "openskill": openskill,
-        "charts": {
-            "cumulative": player_charts.cumulative_results(name, stats.games),
-            "places": player_charts.place_distribution(name, stats.placements),
-            "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
-            "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
-        },
+        "listed_games": newest_first if every_game else newest_first[:RECENT_GAMES],
+        "every_game_url": f"?{query.urlencode()}{'&' if query else ''}games=all#games",
+        "chart_query": f"?{query.urlencode()}" if query else "",
+    }
+
+
+PLAYER_CHARTS = ("cumulative", "places", "tenhou", "openskill")
+
+
+@login_for_members_only
+@conditional(_player_etag)
+def player_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
+    """One of the player page's four charts, an SVG (see :func:`game_chart` for why apart).
+
+    The four are drawn together on the first request and kept under the page's own key parts, so the
+    page's three others come from the cache."""
+    if chart not in PLAYER_CHARTS:
+        raise Http404("No such chart.")
+    player = _player_for(request, pk)
+    slug = _scope_slug(request)
+    key = (*player_key(player), "player-charts", slug, request.user.is_authenticated)
+    return svg_response(cached_value(key, lambda: _player_charts(request, player, slug))[chart])
+
+
+def _player_charts(request: HttpRequest, player: Player, slug: str | None) -> dict[str, str | None]:
+    page = _visible_player_page(request, player, slug)
+    stats, name = page.statistics, player.display_name
+    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
+    return {
+        "cumulative": player_charts.cumulative_results(name, stats.games),
+        "places": player_charts.place_distribution(name, stats.placements),
+        "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
+        "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
     }
 
 

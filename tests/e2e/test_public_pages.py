@@ -35,6 +35,21 @@ def table_rows(page, rows: str) -> list[list[str]]:
     return [[c.strip() for c in row.locator("td").all_inner_texts()] for row in page.locator(rows).all()]
 
 
+def charts_drawn(page) -> bool:
+    """Whether the page has charts and the browser drew every one: each ``<img>`` (loaded lazily, so
+    scrolled to first) decoded an SVG with a size."""
+    images = page.locator(".chart img")
+    if images.count() == 0:
+        return False
+    for index in range(images.count()):
+        image = images.nth(index)
+        image.scroll_into_view_if_needed()
+        page.wait_for_function("(img) => img.complete", arg=image.element_handle())
+        if not image.evaluate("(img) => img.naturalWidth > 0 && img.currentSrc.includes('.svg')"):
+            return False
+    return True
+
+
 def test_player_reads_standings_games_and_a_player(page):
     call_command("seed_demo", stdout=io.StringIO())
 
@@ -88,9 +103,9 @@ def test_player_reads_standings_games_and_a_player(page):
     page.locator("#latest-games a").first.click()
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
     page.wait_for_load_state()
-    page.screenshot(path=str(ARTIFACTS / "public-game.png"), full_page=True)
-    if page.locator(".chart svg").count() == 0:
+    if not charts_drawn(page):
         missing.append("game page")
+    page.screenshot(path=str(ARTIFACTS / "public-game.png"), full_page=True)
 
     page.go_back()
     page.wait_for_url(re.compile(r".*/events/demo-league/"))
@@ -99,7 +114,7 @@ def test_player_reads_standings_games_and_a_player(page):
     first.click()
     page.wait_for_url(re.compile(r".*/players/\d+/$"))
     assert page.locator("h1").inner_text().strip() == name
-    page.screenshot(path=str(ARTIFACTS / "public-player.png"), full_page=True)
-    if page.locator(".chart svg").count() == 0:
+    if not charts_drawn(page):
         missing.append("player page")
-    assert not missing, f"no chart (.chart svg) on the {' and the '.join(missing)}"
+    page.screenshot(path=str(ARTIFACTS / "public-player.png"), full_page=True)
+    assert not missing, f"no chart drawn (.chart img) on the {' and the '.join(missing)}"

@@ -63,8 +63,10 @@ def test_a_final_score_game_has_no_progression(event, players, organiser):
 
 def test_game_page_shows_the_chart(game, players):
     page = Client().get(reverse("scoring:game", args=[game.pk])).content.decode()
-    chart = re.search(r'<div class="chart">(<svg.*?</svg>)</div>', page, re.S)
-    assert chart is not None and players[0].display_name in chart.group(1)
+    chart = re.search(r'<div class="chart"><img src="([^"]+)"[^>]* alt="Scores after each hand"', page)
+    assert chart is not None and chart.group(1) == reverse("scoring:game_chart", args=[game.pk])
+    svg = Client().get(chart.group(1)).content.decode()
+    assert svg.startswith("<svg") and players[0].display_name in svg
     assert "Hands" in page  # the log is still there
 
 

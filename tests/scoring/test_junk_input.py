@@ -121,6 +121,8 @@ def _args(name: str, kwargs: list[str], objects: dict[str, Any]) -> dict[str, An
             values[kwarg] = "csv"
         elif kwarg == "number":
             values[kwarg] = 1
+        elif kwarg == "chart":
+            values[kwarg] = "cumulative"
         elif kwarg == "pk" and "registration" in name:
             values[kwarg] = objects["registration"].pk
         elif kwarg == "pk" and "player" in name:

@@ -25,6 +25,8 @@ MATRIX = [
     ("scoring:standings_csv", "event", "get", 200),
     ("scoring:event", "event", "get", 200),
     ("scoring:player", "player", "get", 200),
+    ("scoring:player_chart", "player_chart", "get", 200),
+    ("scoring:game_chart", "game", "get", 200),
     ("scoring:ratings", "event", "get", 200),
     ("scoring:yaku", "event", "get", 200),
     ("scoring_manage:games", "event", "get", 200),
@@ -166,6 +168,7 @@ def test_permission_matrix(
         "ema_csv": [tournament.slug, "csv"],
         "ema_xlsx": [tournament.slug, "xlsx"],
         "player": [players[0].pk],
+        "player_chart": [players[0].pk, "places"],
         "game": [game.pk],
         "event": [event.slug],
         "hand": [game.pk, 1],
@@ -175,6 +178,8 @@ def test_permission_matrix(
         "token": [_table_token(tournament, users["organiser"])] if arg == "token" else [],
         "none": [],
     }[arg]
+    if arg == "player_chart":  # something to draw: the player's places need a finished game
+        services.finish_game(hanchan=game, user=users["organiser"], reason="time limit")
     client = Client()
     if users[role] is not None:
         client.force_login(users[role])

@@ -6,6 +6,8 @@ uma) built with the services, with games that must *not* count: a void game and 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -180,10 +182,26 @@ def page(client: Client, player: Player, **query: str) -> str:
     return response.content.decode()
 
 
+CHART_IMG = re.compile(r'<div class="chart"><img src="([^"]+)"')
+
+
+def charts(client: Client, html: str) -> dict[str, str]:
+    """The page's charts (``<img>`` of their own SVG URLs), fetched: {chart name: SVG}."""
+    drawn = {}
+    for src in CHART_IMG.findall(html):
+        response = client.get(src.replace("&amp;", "&"))
+        assert response.status_code == 200, src
+        assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
+        drawn[src.split("/charts/")[1].split(".svg")[0]] = response.content.decode()
+    return drawn
+
+
 def test_player_page_shows_statistics_charts_and_says_which_games_count(league, players):
     html = page(Client(), players[0])
     assert "Hand statistics from 1 of 2 games; 1 was entered as final scores" in html
-    assert html.count('<div class="chart"><svg') >= 2  # cumulative result and places
+    drawn = charts(Client(), html)
+    assert set(drawn) == {"cumulative", "places"} and all(svg.startswith("<svg") for svg in drawn.values())
+    assert ">Places<" in drawn["places"] and "Total result after each game" in drawn["cumulative"]
     assert "Average place" in html and "3.00" in html
     assert "20.0 %" in html  # win rate and riichi rate
     assert reverse("scoring:game", args=[league["game1"].pk]) in html
@@ -265,7 +283,8 @@ def test_player_page_queries_do_not_grow_with_games(
     member.force_login(player_user)
     with django_assert_max_num_queries(10):
         html = page(Client(), players[0])
-    assert "Tenhou R" in html and html.count("<svg") == 4
+    assert "Tenhou R" in html
+    assert set(charts(Client(), html)) == {"cumulative", "places", "tenhou", "openskill"}
     with django_assert_max_num_queries(10):
         page(member, players[0])
     # One more for a page about one event: its title names the event, read before the (cached) body.
@@ -281,3 +300,52 @@ def test_the_history_is_oldest_first_even_when_games_finish_out_of_creation_orde
     services.record_final_scores(hanchan=late, scores=[20000, 32000, 28000, 40000], user=organiser)
     games = player_statistics(players[0], every_event()).games
     assert [g.hanchan_id for g in games] == [early.pk, late.pk]
+
+
+def test_charts_are_svgs_of_their_own_with_the_page_checks(league, players, event, player_user, organiser):
+    ann = players[0]
+    url = reverse("scoring:player_chart", args=[ann.pk, "cumulative"])
+    response = Client().get(url)
+    assert response.status_code == 200 and "default-src 'none'" in response["Content-Security-Policy"]
+    assert b"<script" not in response.content
+    assert Client().get(reverse("scoring:player_chart", args=[ann.pk, "pie"])).status_code == 404
+    assert Client().get(url, {"event": "nope"}).status_code == 404  # not one of Ann's events
+    assert Client().get(url, {"event": event.slug}).status_code == 200
+    # No rating yet: nothing to draw, a 404 (the page shows no such chart either).
+    assert Client().get(reverse("scoring:player_chart", args=[ann.pk, "tenhou"])).status_code == 404
+    game_chart = reverse("scoring:game_chart", args=[league["game1"].pk])
+    svg = Client().get(game_chart).content.decode()
+    assert "Scores after each hand" in svg and all(p.display_name in svg for p in players[:4])
+    # A game entered as final scores has no hands to draw, and its page shows no chart.
+    final_scores = reverse("scoring:game", args=[league["game2"].pk])
+    assert 'id="score-chart"' not in Client().get(final_scores).content.decode()
+    assert Client().get(reverse("scoring:game_chart", args=[league["game2"].pk])).status_code == 404
+    # Members-only (through the service, which moves the results versions on): a login away, like the pages.
+    from league import services as league_services
+
+    league_services.update_event(event=event, user=organiser, data={"visibility": "members"})
+    for chart_url in (url, game_chart):
+        anonymous = Client().get(chart_url)
+        assert anonymous.status_code == 302 and anonymous["Location"].startswith(reverse("login"))
+    member = Client()
+    member.force_login(player_user)
+    assert member.get(url).status_code == 200 and member.get(game_chart).status_code == 200
+
+
+def test_the_player_page_lists_the_latest_games_and_links_to_all(event, players, organiser, monkeypatch):
+    import scoring.views.public as public
+
+    monkeypatch.setattr(public, "RECENT_GAMES", 4)
+    play_many(event, players, organiser, 9)
+    ann = players[0]
+    games = list(SeatResult.objects.filter(player=ann).order_by("-finished_at", "-hanchan_id"))
+    assert len(games) > 4
+    listed = re.compile(r'<a href="/games/(\d+)/">#')
+    html = page(Client(), ann)
+    assert [int(pk) for pk in listed.findall(html)] == [r.hanchan_id for r in games[:4]]
+    assert f"All {len(games)} games" in html and "?games=all#games" in html
+    every = page(Client(), ann, games="all")
+    assert [int(pk) for pk in listed.findall(every)] == [r.hanchan_id for r in games]
+    assert "?games=all#games" not in every
+    scoped = page(Client(), ann, event=event.slug)
+    assert f"?event={event.slug}&amp;games=all#games" in scoped
