@@ -2,10 +2,10 @@
 
 The policy allows only the site's own scripts (its static files and htmx, served from django-htmx's
 static file) and no inline script, event handler or ``javascript:`` URL, so an injected ``<script>``
-would not run even if escaping ever failed. Styles allow ``'unsafe-inline'`` as well, for one reason:
-the pygal charts are put into the page as inline ``<svg>`` whose ``<style>`` element and ``style``
-attributes pygal generates per chart (with a fresh id each time, so no hash can list them). Scripts never
-get that exception. (Django 6.0 has its own CSP support; until then this small middleware is all it takes.)
+would not run even if escaping ever failed. Styles allow ``'unsafe-inline'`` as well: the wall screen
+sizes its grids with ``style`` attributes (CSS variables) and htmx adds its indicator style. Scripts
+never get that exception. (The pygal charts are SVG documents of their own, linked as ``<img>``, with a
+stricter policy still: ``scoring.views.public.svg_response``.) (Django 6.0 has its own CSP support; until then this small middleware is all it takes.)
 """
 
 from __future__ import annotations
