@@ -387,9 +387,13 @@ def _insert(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
 
 
 def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    """Set ``names`` of the rows whose id is each row's last value. On PostgreSQL one ``UPDATE ... FROM
-    (VALUES ...)`` per thousand rows (a round trip and a plan each, instead of one per row); on SQLite
-    ``executemany``, for the reason of :func:`_insert`."""
+    """Set ``names`` of the rows whose id is each row's last value (JSON values as their text).
+
+    On PostgreSQL, a batch (:data:`COPY_UPDATE_FROM` rows or more, inside the caller's transaction) is
+    ``COPY``-ed into a temporary table and applied by one ``UPDATE ... FROM`` it; fewer rows go in one
+    ``UPDATE ... FROM (VALUES ...)`` per thousand. (A thousand rows of ``VALUES`` are 7 000 placeholders
+    that psycopg parses on the client for every statement: two thirds of rewriting a league's hands.)
+    On SQLite ``executemany``, for the reason of :func:`_insert`."""
     if not rows:
         return
     table = _table(model)
@@ -403,6 +407,18 @@ def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
     sets = ", ".join(
         f"{_column(model, name)} = v.{alias}" for name, alias in zip(names, aliases, strict=True)
     )
+    if len(rows) >= COPY_UPDATE_FROM and connection.in_atomic_block:
+        temp = connection.ops.quote_name(f"tenbou_update_{model._meta.db_table}")  # type: ignore[attr-defined]
+        columns = ", ".join(f"{alias} {kind}" for alias, kind in zip(aliases, types, strict=True))
+        with connection.cursor() as cursor:
+            # Dropped with the transaction; emptied if an earlier batch of this one created it.
+            cursor.execute(f"CREATE TEMP TABLE IF NOT EXISTS {temp} ({columns}, id bigint) ON COMMIT DROP")
+            cursor.execute(f"TRUNCATE {temp}")
+            with cursor.cursor.copy(f"COPY {temp} FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            cursor.execute(f"UPDATE {table} SET {sets} FROM {temp} AS v WHERE {table}.id = v.id")
+        return
     one = "(" + ", ".join(f"%s::{t}" for t in types) + ", %s::bigint)"
     with connection.cursor() as cursor:
         for start in range(0, len(rows), 1000):
@@ -415,22 +431,17 @@ def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
             )
 
 
+COPY_UPDATE_FROM = 200
+"""From this many rows an update goes through ``COPY`` and a temporary table (PostgreSQL): below it, the
+temporary table's creation costs more than it saves."""
+
+
 def _table(model: type) -> str:
     return connection.ops.quote_name(model._meta.db_table)  # type: ignore[attr-defined]
 
 
 def _column(model: type, name: str) -> str:
     return connection.ops.quote_name(model._meta.get_field(name).column)  # type: ignore[attr-defined]
-
-
-def _json_param() -> Any:
-    """How a JSON column's value is sent: Django stores JSON as text on SQLite and as jsonb on
-    PostgreSQL (its ``adapt_json_value``), without a field's per-value preparation."""
-    if connection.vendor == "postgresql":
-        from psycopg.types.json import Jsonb
-
-        return Jsonb
-    return _int_list_json
 
 
 def _int_list_json(values: list[int]) -> str:
@@ -452,8 +463,8 @@ def _chunks(ids: list[int], size: int = 5000) -> Iterable[list[int]]:
 def _write(out: _Writes, game_ids: list[int]) -> None:
     """Send the collected writes: one statement (or one ``executemany``) per kind of row."""
     if out.hands:
-        as_json = _json_param()
-        rows = [(*row[:4], as_json(row[4]), as_json(row[5]), row[6]) for row in out.hands]
+        # JSON as its text: stored as such on SQLite, cast to jsonb on PostgreSQL (COPY or ``::jsonb``).
+        rows = [(*row[:4], _int_list_json(row[4]), _int_list_json(row[5]), row[6]) for row in out.hands]
         _update(Hand, _DERIVED, rows)
     _update(Win, ("points",), out.wins)
     if out.rewritten_hands or out.all_hands_rewritten:
