@@ -70,3 +70,30 @@ def test_rewriting_every_cached_row_gives_back_the_services_rows(
         done = sync.rebuild(games)
     assert done.hands_written == 15
     assert cached_rows(event) == written
+
+
+def test_a_rebuild_gives_the_hand_rows_their_seats_credited_player(event, players, organiser):
+    """A seat whose player changed while its hands did not (a swap, a substitute): the rebuild that finds
+    every hand right still moves the per-seat rows to the seat's credited player — the substitute's
+    absent player when ``on_behalf_of`` is set, the one seated otherwise."""
+    from league.models import Seat
+
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    for hand in HANDS:
+        services.record_hand(hanchan=game, hand=hand, user=organiser)
+    other = services.start_game(event=event, players=players[1:5], user=organiser)
+    services.record_hand(hanchan=other, hand=HANDS[0], user=organiser)
+    Seat.objects.filter(hanchan=game, seat=1).update(player=players[5])  # Bob's seat now Fay's
+    Seat.objects.filter(hanchan=game, seat=2).update(player=players[4], on_behalf_of=players[2])  # for Cho
+    with transaction.atomic():
+        games = list(Hanchan.objects.filter(event=event).order_by("pk"))
+        for row in games:
+            row.event = event
+        done = sync.rebuild(games)
+    assert done.hands_written == 0  # every hand was right: only the players moved
+
+    def by_seat(hanchan):
+        return dict(HandSeat.objects.filter(hanchan=hanchan).values_list("seat", "player_id").distinct())
+
+    assert by_seat(game) == {0: players[0].pk, 1: players[5].pk, 2: players[2].pk, 3: players[3].pk}
+    assert by_seat(other) == {seat: players[seat + 1].pk for seat in range(4)}  # untouched
