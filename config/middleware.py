@@ -5,7 +5,8 @@ static file) and no inline script, event handler or ``javascript:`` URL, so an i
 would not run even if escaping ever failed. Styles allow ``'unsafe-inline'`` as well: the wall screen
 sizes its grids with ``style`` attributes (CSS variables) and htmx adds its indicator style. Scripts
 never get that exception. (The pygal charts are SVG documents of their own, linked as ``<img>``, with a
-stricter policy still: ``scoring.views.public.svg_response``.) (Django 6.0 has its own CSP support; until then this small middleware is all it takes.)
+stricter policy still: ``scoring.views.public.svg_response``.) Django 6.0 has its own CSP support; until
+then this small middleware is all it takes.
 """
 
 from __future__ import annotations
