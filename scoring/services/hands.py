@@ -211,7 +211,7 @@ def record_hand(
     if number > MAX_HANDS:
         raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     row = _write(game, number, hand, tiles)
-    played = refresh(game, bump=False)  # the history entry below moves the same results versions on
+    played = refresh(game)
     assert played is not None
     summary = _recorded_summary(number, played.hands[-1].round, hand.result)
     history.log(

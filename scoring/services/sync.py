@@ -53,12 +53,9 @@ def _replay(hanchan: Hanchan, stored: list[tuple[Hand, list[Win]]]) -> engine.Re
         raise as_validation_error(exc, hanchan=hanchan) from None
 
 
-def refresh(hanchan: Hanchan, *, bump: bool = True) -> engine.Replay | None:
-    """Rewrite every cached row of the hanchan; returns the replay for hand-by-hand games.
-
-    ``bump=False`` leaves the results versions to the caller: one that writes a history entry for this
-    game in the same transaction (``league.history.log`` bumps the same event and players)."""
-    return rebuild([hanchan], bump=bump).replays.get(hanchan.pk)
+def refresh(hanchan: Hanchan) -> engine.Replay | None:
+    """Rewrite every cached row of the hanchan; returns the replay for hand-by-hand games."""
+    return rebuild([hanchan]).replays.get(hanchan.pk)
 
 
 def refresh_results(hanchan: Hanchan, played: engine.Replay | None) -> None:
@@ -505,11 +502,11 @@ def _recredit(game_ids: list[int]) -> None:
             player_id=Subquery(credited)
         )
         return
-    rows, seats = _table(HandSeat), _table(Seat)
+    hand_seats, seats = _table(HandSeat), _table(Seat)
     game, seat, player = (_column(HandSeat, name) for name in ("hanchan", "seat", "player"))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {rows} AS hs SET {player} = c.credited "
+            f"UPDATE {hand_seats} AS hs SET {player} = c.credited "
             f"FROM (SELECT {_column(Seat, 'hanchan')} AS game, {_column(Seat, 'seat')} AS seat, "
             f"COALESCE({_column(Seat, 'on_behalf_of')}, {_column(Seat, 'player')}) AS credited "
             f"FROM {seats} WHERE {_column(Seat, 'hanchan')} = ANY(%s)) AS c "
@@ -538,15 +535,13 @@ def rebuild(
     *,
     hands: bool = True,
     replays: dict[int, engine.Replay] | None = None,
-    bump: bool = True,
 ) -> Rebuilt:
     """Bring every cached row of ``hanchans`` in line with their facts; the caller holds the
     transaction (each game's ``event`` is read from it: share one instance for many games).
 
     ``hands=False`` rewrites only the seat results (a change of status: the hands' rows are right), from
     ``replays`` when the caller has them. The games whose results changed get their ratings rebuilt
-    after the commit, and the events and players concerned get new results versions (unless ``bump``
-    is false: see :func:`refresh`).
+    after the commit, and the events and players concerned get new results versions.
     """
     done = Rebuilt()
     events: set[int] = set()
@@ -583,8 +578,7 @@ def rebuild(
         done.games += len(games)
         done.hands_written += len(out.hands)
         done.results_written += len(out.results)
-    if bump:
-        bump_results(event_ids=events, player_ids=players)
+    bump_results(event_ids=events, player_ids=players)
     return done
 
 
