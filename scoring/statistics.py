@@ -469,6 +469,14 @@ class PlayerPage:
     statistics: PlayerStatistics
     ratings: dict[str, list[RatingPoint]]
 
+    @property
+    def tenhou(self) -> list[RatingPoint]:
+        return self.ratings[RatingChange.System.TENHOU]
+
+    @property
+    def openskill(self) -> list[RatingPoint]:
+        return self.ratings[RatingChange.System.OPENSKILL]
+
 
 def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None) -> PlayerPage:
     """Everything the player page reads, in a fixed number of queries (seven; eight while a tournament

@@ -345,6 +345,9 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+PLAYER_CHARTS = ("cumulative", "places", "tenhou", "openskill")
+"""The player page's charts, each an SVG of its own (:func:`player_chart`)."""
+
 RECENT_GAMES = 20
 """Games the player page lists, newest first; the rest are one link away (``?games=all``): a regular's
 page would otherwise list hundreds, and rendering them was most of the page's cost."""
@@ -373,26 +376,27 @@ def player_body(
     """What the player page's body shows (computed only when it is not in the cache)."""
     page = _visible_player_page(request, player, slug)
     stats = page.statistics
-    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
     newest_first = stats.games[::-1]
-    query = QueryDict(mutable=True)
+    scope = QueryDict(mutable=True)
     if slug:
-        query["event"] = slug
+        scope["event"] = slug
+    every = scope.copy()
+    every["games"] = "all"
+    in_scope = f"?{scope.urlencode()}" if scope else ""
     return {
         "page": page,
         "game_url": url_around("scoring:game"),
         "event_url": url_around("scoring:event"),
         "registrations": page.registrations,
         "stats": stats,
-        "tenhou": tenhou,
-        "openskill": openskill,
+        "tenhou": page.tenhou,
+        "openskill": page.openskill,
         "listed_games": newest_first if every_game else newest_first[:RECENT_GAMES],
-        "every_game_url": f"?{query.urlencode()}{'&' if query else ''}games=all#games",
-        "chart_query": f"?{query.urlencode()}" if query else "",
+        "every_game_url": f"?{every.urlencode()}#games",
+        "chart_urls": {
+            name: reverse("scoring:player_chart", args=[player.pk, name]) + in_scope for name in PLAYER_CHARTS
+        },
     }
-
-
-PLAYER_CHARTS = ("cumulative", "places", "tenhou", "openskill")
 
 
 @login_for_members_only
@@ -413,12 +417,11 @@ def player_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
 def _player_charts(request: HttpRequest, player: Player, slug: str | None) -> dict[str, str | None]:
     page = _visible_player_page(request, player, slug)
     stats, name = page.statistics, player.display_name
-    tenhou, openskill = page.ratings[RatingChange.System.TENHOU], page.ratings[RatingChange.System.OPENSKILL]
     return {
         "cumulative": player_charts.cumulative_results(name, stats.games),
         "places": player_charts.place_distribution(name, stats.placements),
-        "tenhou": player_charts.rating_history("Tenhou R", name, tenhou),
-        "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, openskill),
+        "tenhou": player_charts.rating_history("Tenhou R", name, page.tenhou),
+        "openskill": player_charts.rating_history("OpenSkill (μ − 3σ)", name, page.openskill),
     }
 
 
