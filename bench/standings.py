@@ -534,7 +534,8 @@ GROUP BY sr.player_id
 """
 
 # What the player page shows besides the two aggregates, each as one hand-written query: the games list
-# (with its events), the wins (the yaku and yakuman lists), the head-to-head and the rating history.
+# (with its events and dates), the wins (the yaku and yakuman lists; their dates and events are the
+# games'), the head-to-head and the rating history.
 PLAYER_LIST_SQL = (
     """
 SELECT sr.hanchan_id, sr.finished_at, e.name, e.slug, h.entry_mode, sr.place, sr.score, sr.result,
@@ -546,13 +547,11 @@ WHERE sr.player_id = %s AND h.status = 'finished'
 ORDER BY h.played_on, sr.finished_at, sr.hanchan_id
 """,
     """
-SELECT hs.hanchan_id, h.finished_at, e.name, hd.number, hd.round_name,
-       w.yaku, w.han, w.yakuman, w.dora, w.aka, w.ura
+SELECT hs.hanchan_id, hd.number, hd.round_name, w.yaku, w.han, w.yakuman, w.dora, w.aka, w.ura
 FROM scoring_handseat hs
 JOIN scoring_win w ON w.hand_id = hs.hand_id AND w.winner = hs.seat
 JOIN scoring_hand hd ON hd.id = hs.hand_id
 JOIN league_hanchan h ON h.id = hs.hanchan_id
-JOIN league_event e ON e.id = h.event_id
 WHERE hs.player_id = %s AND hs.won AND h.status = 'finished'
 ORDER BY h.finished_at, hs.hanchan_id, hd.number
 """,
@@ -569,7 +568,7 @@ ORDER BY COUNT(*) DESC, p.display_name
 LIMIT 5
 """,
     """
-SELECT system, hanchan_id, at, games, before, after
+SELECT system, hanchan_id, games, before, after
 FROM scoring_ratingchange
 WHERE player_id = %s AND event_id IS NULL
 ORDER BY at, hanchan_id

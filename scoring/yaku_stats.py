@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
@@ -92,8 +92,7 @@ class YakuSummary:
         return self.games - self.recorded_games
 
 
-@dataclass(frozen=True)
-class WinFacts:
+class WinFacts(NamedTuple):
     """What one win was made of, as the statistics read it (a row of the one query)."""
 
     yaku: list[dict[str, Any]]

@@ -48,5 +48,11 @@ def ordinal(place: int | None) -> str:
     if place is None:
         return DASH
     place = int(place)
-    special = {1: _("1st"), 2: _("2nd"), 3: _("3rd")}
-    return special.get(place) or _("%(place)sth") % {"place": place}
+    # One lookup in the catalogue, not four: a player's games list writes one per row.
+    if place == 1:
+        return _("1st")
+    if place == 2:
+        return _("2nd")
+    if place == 3:
+        return _("3rd")
+    return _("%(place)sth") % {"place": place}

@@ -387,6 +387,7 @@ def player_body(
         "page": page,
         "game_url": url_around("scoring:game"),
         "event_url": url_around("scoring:event"),
+        "player_url": url_around("scoring:player"),
         "registrations": page.registrations,
         "stats": stats,
         "tenhou": page.tenhou,

@@ -103,7 +103,7 @@ def test_player_charts_render_and_stay_small_for_long_histories():
     assert_inline_svg(bars)
     assert all(f">{label}<" in bars for label in player_charts.PLACES)
 
-    points = [RatingPoint(n, AT, n, 1500 + 10 * (n - 1), 1500 + 10 * n) for n in range(1, 6)]
+    points = [RatingPoint(n, n, 1500 + 10 * (n - 1), 1500 + 10 * n) for n in range(1, 6)]
     tenhou = player_charts.rating_history("Tenhou R", "Ann", points)
     assert_inline_svg(tenhou)
     assert "Tenhou R" in tenhou and "1550.0" in tenhou

@@ -124,8 +124,7 @@ def test_rating_again_gives_the_stored_numbers_when_nothing_is_hidden(world):
     everything = Event.objects.all()
     stored = rating_history(world["ann"], event=None, visible_events=everything)
     assert lifetime_ratings(world["ann"], everything) == stored
-    last = max(point.at for point in stored[TENHOU])
-    again = _rated_again(world["ann"], everything, until=last)
+    again = _rated_again(world["ann"], everything, through=stored[TENHOU][-1].hanchan_id)
     for system in (TENHOU, OPENSKILL):
         assert [(p.hanchan_id, p.games) for p in again[system]] == [
             (p.hanchan_id, p.games) for p in stored[system]
