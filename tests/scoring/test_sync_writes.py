@@ -97,3 +97,27 @@ def test_a_rebuild_gives_the_hand_rows_their_seats_credited_player(event, player
 
     assert by_seat(game) == {0: players[0].pk, 1: players[5].pk, 2: players[2].pk, 3: players[3].pk}
     assert by_seat(other) == {seat: players[seat + 1].pk for seat in range(4)}  # untouched
+
+
+def test_the_hand_rows_unconstrained_copies_still_cascade_and_protect(event, players, organiser):
+    """A per-seat hand row's game and player have no database constraint (scoring 0008: each was a check
+    per row at commit): Django's deletion still removes the rows with their game and refuses to delete
+    a player who has some, and the hand's own key still refuses a row of no hand."""
+    from django.db import IntegrityError, connection
+    from django.db.models import ProtectedError
+
+    from league.models import Seat
+
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    services.record_hand(hanchan=game, hand=HANDS[0], user=organiser)
+    assert HandSeat.objects.filter(hanchan=game).count() == 4
+    Seat.objects.filter(hanchan=game).delete()  # the seats' own protection out of the way
+    with pytest.raises(ProtectedError) as refused:
+        players[0].delete()
+    assert {type(row) for row in refused.value.protected_objects} >= {HandSeat}
+    game.delete()
+    assert not HandSeat.objects.filter(hanchan_id=game.pk).exists()
+    missing = HandRow.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    with pytest.raises(IntegrityError), transaction.atomic():
+        HandSeat.objects.create(hand_id=missing + 1000, hanchan_id=game.pk, seat=0, player=players[0])
+        connection.check_constraints(table_names=[HandSeat._meta.db_table])  # PostgreSQL defers the check
