@@ -226,7 +226,8 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
 
 def url_around(name: str) -> tuple[str, str]:
     """What comes before and after the one argument of URL ``name``: a list of hundreds of links
-    (a player's games, an event's players) pays for one ``reverse()`` instead of one per row."""
+    (a player's games, an event's players) pays for one ``reverse()`` instead of one per row, each row
+    filling in its own with the ``around`` filter (``league/templatetags/league.py``)."""
     marker = "987654321"
     before, after = reverse(name, args=[marker]).split(marker)
     return before, after
@@ -238,13 +239,10 @@ def event_body(request: HttpRequest, event: Event) -> dict[str, Any]:
     registrations = sorted_by_name(
         Registration.objects.filter(event=event).select_related("player"), lambda r: r.player.display_name
     )
-    # One reverse() for the list instead of one per player (a tournament lists hundreds).
-    before, after = url_around("scoring:player")
-    for registration in registrations:
-        registration.player_url = f"{before}{registration.player_id}{after}"
     context = standings_context(request, event)
     return {
         **context,
+        "player_url": url_around("scoring:player"),  # one reverse() for hundreds of names
         "rules": rules_in_words(event.rules),
         "preset_label": preset_label(event.rules.preset),
         "registrations": registrations,
