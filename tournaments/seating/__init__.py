@@ -12,14 +12,15 @@ is a seeded random draw.
 
 Two things make a seating fair, and they are handled separately because they are independent:
 
-* **Opponents.** Nobody should meet the same opponent twice while there are still people they have not
-  played (the "social golfer" problem). Each round a player meets three new people, so at most
-  ``floor((n - 1) / 3)`` rounds can be free of repeats; :func:`generate` reaches that for every size
-  with a recorded cyclic starter (:mod:`.starters`: one base round shifted ``m`` times — resolvable
-  designs rebuilt from a difference family) or a finite geometry (:mod:`.construction`: AG(2, 4),
-  AG(3, 4), transversal designs over GF(q)). Past that maximum, repeats are unavoidable and are spread
-  as evenly as possible (:mod:`.search`: greedy draw + tabu search on ``sum over pairs of
-  C(times_met, 2)``, so two pairs meeting twice beat one pair meeting three times).
+* **Opponents.** Nobody should meet the same opponent twice while there are still people they have not played
+  (the "social golfer" problem). Each round a player meets three new people, so at most ``floor((n - 1) / 3)``
+  rounds can be free of repeats; :func:`generate` reaches that for every size with a recorded cyclic starter
+  (:mod:`.starters`: one base round shifted ``m`` times — resolvable designs rebuilt from a difference
+  family), with rounds fixed by a group of translations (:mod:`.orbits`: each round the orbit of a few base
+  tables under Z_2^3, 32 players) or a finite geometry (:mod:`.construction`: AG(2, 4), AG(3, 4), transversal
+  designs over GF(q)). Past that maximum, repeats are unavoidable and are spread as evenly as possible
+  (:mod:`.search`: greedy draw + tabu search on ``sum over pairs of C(times_met, 2)``, so two pairs meeting
+  twice beat one pair meeting three times).
 * **Winds.** Everyone should sit each wind ``R/4`` times. :func:`balance_winds` (:mod:`.winds`) solves
   this exactly as a bipartite edge colouring (König's theorem); it only reorders seats within a table,
   so it never changes who meets whom.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from .construction import affine_rounds, transversal_rounds
+from .orbits import FAMILIES
+from .orbits import develop as develop_family
 from .quality import pair_cost_lower_bound
 from .schedule import TABLE_SIZE, Schedule, padded_count, tidy
 from .search import DEFAULT_ITERATIONS, TabuSearch, greedy, step_budget
@@ -19,19 +21,22 @@ def perfect_rounds(n: int, wanted: int, rng: random.Random) -> tuple[Rounds, boo
     ``wanted`` for the transversal designs, whose columns are built on demand), and whether they are
     *complete*: every pair meets exactly once over them.
 
-    In order of preference: a cyclic starter (:mod:`.starters`, up to ``floor((n - 1) / 3)`` rounds);
-    the affine geometry AG(d, 4) for 16 and 64 players (complete, 5 and 21 rounds); a resolvable
-    transversal design TD(4, n/4) (up to ``n/4`` rounds). The one with most rounds wins.
+    In order of preference: a cyclic starter (:mod:`.starters`, up to ``floor((n - 1) / 3)`` rounds)
+    or rounds fixed by a group of translations (:mod:`.orbits`: 32 players, 10 rounds); the affine
+    geometry AG(d, 4) for 16 and 64 players (complete, 5 and 21 rounds); a resolvable transversal
+    design TD(4, n/4) (up to ``n/4`` rounds). The one with most rounds wins.
     """
     best: Rounds = []
     complete = False
     dimension = {16: 2, 64: 3}.get(n)
     if dimension is not None:
         best, complete = affine_rounds(dimension), True
-    starter = STARTERS.get(n)
-    if starter is not None and starter.n_rounds > len(best):
-        best = develop(starter)
-        complete = n * (n - 1) // 2 == len(best) * (n // TABLE_SIZE) * 6
+    recorded = [develop(STARTERS[n])] if n in STARTERS else []
+    recorded += [develop_family(FAMILIES[n])] if n in FAMILIES else []
+    for rounds in recorded:
+        if len(rounds) > len(best):
+            best = rounds
+            complete = n * (n - 1) // 2 == len(best) * (n // TABLE_SIZE) * 6
     q = n // TABLE_SIZE
     if len(best) < min(wanted, q):
         transversal = transversal_rounds(q, wanted, rng)
@@ -58,7 +63,8 @@ def generate(
     """A full seating for ``n_players`` (a multiple of 4) over ``n_rounds``.
 
     Opponents: no pair meets twice up to the most rounds the constructions give — the maximum
-    ``floor((n - 1) / 3)`` for the sizes in :data:`~tournaments.seating.starters.STARTERS` (see
+    ``floor((n - 1) / 3)`` for the sizes in :data:`~tournaments.seating.starters.STARTERS` and
+    :data:`~tournaments.seating.orbits.FAMILIES` (see
     :func:`~tournaments.seating.max_rounds_without_repeats`), ``n/4`` rounds when ``n/4`` is a prime
     power. Beyond that, a complete design (every pair met once: 16, 28, 40, 52, 64, … players) is
     repeated in turn, so no pair meets k+1 times before every pair has met k times; otherwise the extra

@@ -20,7 +20,8 @@ player meets over the ``m`` rounds:
   of three, everyone meets all but two others;
 * for ``n ≡ 8 mod 12`` the maximum ``(n - 2) / 3`` would be a resolvable 4-GDD of type 2^(n/2) (all but
   one other met); with more fixed points (which never meet each other) a starter gives fewer rounds,
-  and that is what :data:`STARTERS` records there (44 players: 12 of 14).
+  and that is what :data:`STARTERS` records there (44 players: 12 of 14). For 32 players the maximum,
+  10 rounds, comes from a different symmetry: :mod:`.orbits`.
 
 *1-rotational* starters use one level of ``m = 3R`` points and one fixed point, shifted only ``R``
 times: their base class is mapped onto itself by the shift ``R`` (its tables come in threes ``B, B + R,
