@@ -121,3 +121,45 @@ def test_the_hand_rows_unconstrained_copies_still_cascade_and_protect(event, pla
     with pytest.raises(IntegrityError), transaction.atomic():
         HandSeat.objects.create(hand_id=missing + 1000, hanchan_id=game.pk, seat=0, player=players[0])
         connection.check_constraints(table_names=[HandSeat._meta.db_table])  # PostgreSQL defers the check
+
+
+def test_a_rebuild_pauses_the_cyclic_collector_and_restarts_it_even_on_error(
+    event, players, organiser, monkeypatch
+):
+    """The rebuild runs without the cyclic garbage collector (it would walk the rows of a batch again
+    and again); afterwards the collector is running again, also when the rebuild fails, and a call
+    that found it stopped leaves it stopped."""
+    import gc
+
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    services.record_hand(hanchan=game, hand=HANDS[0], user=organiser)
+    seen = []
+    real = sync._derive_results
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sync, "_derive_results", spy)
+    assert gc.isenabled()
+    with transaction.atomic():
+        sync.rebuild([game])
+    assert seen == [False] and gc.isenabled()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a failing rebuild")
+
+    monkeypatch.setattr(sync, "_derive_results", broken)
+    with pytest.raises(RuntimeError, match="a failing rebuild"), transaction.atomic():
+        sync.rebuild([game])
+    assert gc.isenabled()
+
+    monkeypatch.setattr(sync, "_derive_results", spy)
+    gc.disable()
+    try:
+        with transaction.atomic():
+            sync.rebuild([game])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert seen == [False, False]
