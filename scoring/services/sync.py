@@ -111,10 +111,16 @@ def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
     games = {h.pk: _Game(h) for h in hanchans}
     ids = list(games)
     if hands:
+        rows = list(_rows(Hand, Hand.objects.filter(hanchan__in=ids).order_by("hanchan_id", "number")))
         by_hand: dict[int, list[Any]] = defaultdict(list)
-        for win in _rows(Win, Win.objects.filter(hand__hanchan__in=ids).order_by("hand_id", "pk")):
-            by_hand[win.hand_id].append(win)
-        for row in _rows(Hand, Hand.objects.filter(hanchan__in=ids).order_by("hanchan_id", "number")):
+        if rows:
+            # The hands' id range lets PostgreSQL read the wins by their hand index; without it, the
+            # planner scans every win of the database for each batch of a rebuild.
+            lowest, highest = min(row.pk for row in rows), max(row.pk for row in rows)
+            wins = Win.objects.filter(hand__hanchan__in=ids, hand_id__gte=lowest, hand_id__lte=highest)
+            for win in _rows(Win, wins.order_by("hand_id", "pk")):
+                by_hand[win.hand_id].append(win)
+        for row in rows:
             games[row.hanchan_id].stored.append((row, by_hand.get(row.pk, [])))
     for seat in Seat.objects.filter(hanchan__in=ids).order_by("hanchan_id", "seat"):
         games[seat.hanchan_id].seats.append(seat)
@@ -419,7 +425,14 @@ def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
             with cursor.cursor.copy(f"COPY {temp} FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
-            cursor.execute(f"UPDATE {table} SET {sets} FROM {temp} AS v WHERE {table}.id = v.id")
+            # The ids' range lets the planner read just those rows by the primary key: without it, it
+            # hashes the whole table for every batch (a temporary table has no statistics).
+            ids = [row[-1] for row in rows]
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM {temp} AS v WHERE {table}.id = v.id "
+                f"AND {table}.id BETWEEN %s AND %s",
+                [min(ids), max(ids)],
+            )
         return
     one = "(" + ", ".join(f"%s::{t}" for t in types) + ", %s::bigint)"
     with connection.cursor() as cursor:

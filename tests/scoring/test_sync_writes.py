@@ -163,3 +163,34 @@ def test_a_rebuild_pauses_the_cyclic_collector_and_restarts_it_even_on_error(
     finally:
         gc.enable()
     assert seen == [False, False]
+
+
+@pytest.mark.parametrize("copy_from", [1, 10**9], ids=["copy", "values"])
+def test_a_rebuild_of_some_games_reads_and_writes_only_theirs_when_hands_interleave(
+    event, players, organiser, monkeypatch, copy_from
+):
+    """Hands of three games recorded in turn: their ids interleave, so the id ranges a rebuild reads
+    the wins by and updates the rows within also hold another game's rows, which must stay as they are."""
+    games = [
+        services.start_game(event=event, players=[players[(n + i) % 6] for i in range(4)], user=organiser)
+        for n in range(3)
+    ]
+    for hand in HANDS:
+        for game in games:
+            services.record_hand(hanchan=game, hand=hand, user=organiser)
+    written = cached_rows(event)
+    outer, middle = [games[0].pk, games[2].pk], games[1].pk
+    HandRow.objects.filter(hanchan__in=outer).update(round_name="", dealer=0, honba=0, sticks=0)
+    WinRow.objects.filter(hand__hanchan__in=outer).update(points=0)
+    # The middle game's rows hold a wrong value the rebuild of the others must not touch.
+    WinRow.objects.filter(hand__hanchan=middle).update(points=1)
+    monkeypatch.setattr(sync, "COPY_UPDATE_FROM", copy_from)
+    with transaction.atomic():
+        chosen = list(Hanchan.objects.filter(pk__in=outer).select_related("event").order_by("pk"))
+        done = sync.rebuild(chosen)
+    assert done.hands_written == 10
+    hands, wins, seats, results = cached_rows(event)
+    assert hands == written[0] and seats == written[2] and results == written[3]
+    middle_wins = set(WinRow.objects.filter(hand__hanchan=middle).values_list("pk", flat=True))
+    assert [w for w in wins if w[0] not in middle_wins] == [w for w in written[1] if w[0] not in middle_wins]
+    assert {points for pk, points in wins if pk in middle_wins} == {1}
