@@ -123,6 +123,44 @@ def test_the_hand_rows_unconstrained_copies_still_cascade_and_protect(event, pla
         connection.check_constraints(table_names=[HandSeat._meta.db_table])  # PostgreSQL defers the check
 
 
+def test_the_seat_results_unconstrained_copies_still_cascade_and_protect(event, players, organiser):
+    """A seat result's event and player have no database constraint (scoring 0009): Django's deletion
+    still refuses to delete a player who has results and removes them with their game, whose key still
+    refuses a result of no game."""
+    from django.db import IntegrityError, connection
+    from django.db.models import ProtectedError
+
+    from league.models import Seat
+
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    services.record_hand(hanchan=game, hand=HANDS[0], user=organiser)
+    services.finish_game(hanchan=game, user=organiser, reason="time limit")
+    assert SeatResult.objects.filter(event=event).count() == 4
+    Seat.objects.filter(hanchan=game).delete()
+    HandSeat.objects.filter(hanchan=game).delete()  # the other rows' protection out of the way
+    with pytest.raises(ProtectedError) as refused:
+        players[0].delete()
+    assert SeatResult in {type(row) for row in refused.value.protected_objects}
+    missing = Hanchan.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    with pytest.raises(IntegrityError), transaction.atomic():
+        SeatResult.objects.create(
+            hanchan_id=missing + 1000,
+            event=event,
+            seat=0,
+            player=players[0],
+            score=25000,
+            place=1,
+            uma=0,
+            oka=0,
+            penalties=0,
+            result=0,
+            finished_at=game.created_at,
+        )
+        connection.check_constraints(table_names=[SeatResult._meta.db_table])
+    game.delete()
+    assert not SeatResult.objects.filter(hanchan_id=game.pk).exists()
+
+
 def test_a_rebuild_pauses_the_cyclic_collector_and_restarts_it_even_on_error(
     event, players, organiser, monkeypatch
 ):
