@@ -24,11 +24,10 @@ table, and :func:`is_family` (run by the tests) checks the developed rounds them
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 
-from .schedule import TABLE_SIZE
+from .schedule import without_repeats
 
 LEVEL_NAMES = "abcdefghijklmnop"
 
@@ -75,17 +74,7 @@ def develop(family: Family) -> list[list[list[int]]]:
 def is_family(family: Family) -> bool:
     """Whether ``family`` develops into rounds that each seat every player once at tables of four, with
     no pair meeting twice."""
-    everyone = list(range(family.n_players))
-    met: set[tuple[int, int]] = set()
-    for round_ in develop(family):
-        if sorted(p for t in round_ for p in t) != everyone or any(len(t) != TABLE_SIZE for t in round_):
-            return False
-        for table in round_:
-            for pair in itertools.combinations(table, 2):
-                if pair in met:
-                    return False
-                met.add(pair)
-    return True
+    return without_repeats(develop(family), family.n_players)
 
 
 def parse(bits: int, text: str) -> Family:

@@ -7,7 +7,8 @@ tuples, so the types and the one check that a round is well formed live here, ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 WINDS = ("East", "South", "West", "North")
@@ -30,6 +31,24 @@ class Schedule:
     @property
     def n_rounds(self) -> int:
         return len(self.rounds)
+
+
+def without_repeats(rounds: Iterable[Iterable[Sequence[int]]], n_players: int) -> bool:
+    """Whether every round seats each of ``n_players`` once at tables of four and no pair meets twice
+    over them all: the plain check that the recorded constructions (:mod:`.starters`, :mod:`.orbits`)
+    pass, on their developed rounds, independently of the bookkeeping that found them."""
+    everyone = list(range(n_players))
+    met: set[tuple[int, int]] = set()
+    for round_ in rounds:
+        tables = [sorted(table) for table in round_]
+        if sorted(p for t in tables for p in t) != everyone or any(len(t) != TABLE_SIZE for t in tables):
+            return False
+        for table in tables:
+            for pair in itertools.combinations(table, 2):
+                if pair in met:
+                    return False
+                met.add(pair)
+    return True
 
 
 def padded_count(n: int) -> int:

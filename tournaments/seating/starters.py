@@ -42,7 +42,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from .schedule import TABLE_SIZE
+from .schedule import TABLE_SIZE, without_repeats
 
 LEVEL_NAMES = "abcdef"
 
@@ -152,17 +152,7 @@ def _difference_keys(m: int, levels: int, fixed: int) -> tuple[list[list[int]], 
 def is_starter(starter: Starter) -> bool:
     """Whether ``starter`` develops into rounds that each seat every player once at tables of four, with
     no pair meeting twice — checked on the developed rounds themselves, the plain way."""
-    everyone = list(range(starter.n_players))
-    met: set[tuple[int, int]] = set()
-    for round_ in develop(starter):
-        if sorted(p for t in round_ for p in t) != everyone or any(len(t) != TABLE_SIZE for t in round_):
-            return False
-        for table in round_:
-            for pair in itertools.combinations(sorted(table), 2):
-                if pair in met:
-                    return False
-                met.add(pair)
-    return True
+    return without_repeats(develop(starter), starter.n_players)
 
 
 def find_starter(m: int, levels: int, fixed: int, *, seed: int = 1, steps: int = 60_000) -> Starter | None:
