@@ -249,11 +249,6 @@ def tally(games: list[GameResult]) -> Placements:
     )
 
 
-def placements(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> Placements:
-    """Games, places, busts, scores, results and chombos over the player's finished games (one query)."""
-    return tally(game_results(player, events, hidden=hidden))
-
-
 def hand_stats(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> HandStats:
     """Wins, deal-ins, riichi and draws over the hands of finished hand-by-hand games (one query).
 
@@ -290,9 +285,7 @@ class PlayerWin(NamedTuple):
     facts: WinFacts
 
 
-def player_wins(
-    player: Player, events: QuerySet[Event], *, yakuman_only: bool = False, hidden: Q | None = None
-) -> list[PlayerWin]:
+def player_wins(player: Player, events: QuerySet[Event], *, hidden: Q | None = None) -> list[PlayerWin]:
     """The wins of the player in finished games, oldest first (one query): the yakuman list and the
     player's yaku statistics both come from these rows.
 
@@ -308,8 +301,6 @@ def player_wins(
         hanchan__event__in=events,
         hand__wins__winner=F("seat"),
     )
-    if yakuman_only:
-        conditions &= Q(hand__wins__yakuman__gt=0)
     rows = (
         _shown(HandSeat.objects.filter(conditions), hidden)
         .order_by("hanchan__finished_at", "hanchan_id", "hand__number")
@@ -345,11 +336,6 @@ def _yakuman_list(wins: list[PlayerWin], games: list[GameResult]) -> list[Yakuma
         for w in wins
         if w.facts.yakuman
     ]
-
-
-def yakuman(player: Player, events: QuerySet[Event]) -> list[Yakuman]:
-    """The yakuman the player won in finished games, oldest first (two queries: the wins, the games)."""
-    return _yakuman_list(player_wins(player, events, yakuman_only=True), game_results(player, events))
 
 
 def opponents(

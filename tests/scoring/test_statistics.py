@@ -16,7 +16,7 @@ from league.models import Event, Player, Registration
 from scoring import services
 from scoring.engine import Hand, Win
 from scoring.models import SeatResult
-from scoring.statistics import hand_stats, opponents, placements, player_statistics, yakuman
+from scoring.statistics import hand_stats, opponents, player_statistics
 from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_the_fixture_scores_are_the_hand_computed_ones(league, players):
 
 
 def test_placements_count_final_score_games_too(league, players):
-    ann = placements(players[0], every_event())
+    ann = player_statistics(players[0], every_event()).placements
     assert (ann.games, ann.hand_games, ann.final_score_games) == (2, 1, 1)
     assert ann.counts == (0, 1, 0, 1)
     assert ann.rates == [0.0, 0.5, 0.0, 0.5]
@@ -89,10 +89,10 @@ def test_placements_count_final_score_games_too(league, players):
     assert ann.busts == 0 and ann.bust_rate == 0
     assert ann.chombos == 1  # the penalty in the final-score game
 
-    bob = placements(players[1], every_event())
+    bob = player_statistics(players[1], every_event()).placements
     assert bob.counts == (1, 0, 0, 1) and bob.busts == 1 and bob.bust_rate == 0.5
-    assert placements(players[3], every_event()).chombos == 1  # the chombo hand
-    assert placements(players[5], every_event()).games == 0
+    assert player_statistics(players[3], every_event()).placements.chombos == 1  # the chombo hand
+    assert player_statistics(players[5], every_event()).placements.games == 0
 
 
 def test_hand_statistics_come_from_hand_by_hand_games_only(league, players):
@@ -121,16 +121,19 @@ def test_hand_statistics_come_from_hand_by_hand_games_only(league, players):
 
 
 def test_yakuman_list_names_the_winner_and_skips_void_and_unfinished_games(league, players):
-    [dan] = yakuman(players[3], every_event())
+    [dan] = player_statistics(players[3], every_event()).yakuman
     assert (dan.hanchan_id, dan.hand_number, dan.round_name, dan.multiplier) == (
         league["game1"].pk,
         5,
         "E3",
         1,
     )
-    assert dan.finished_at is not None
-    assert yakuman(players[0], every_event()) == []  # Ann's are in the void and the unfinished game
-    assert yakuman(players[1], every_event()) == []  # Bob dealt it in
+    # The date and event come from the player's games list, not read again with each win.
+    assert dan.finished_at == league["game1"].finished_at
+    assert dan.event_name == league["game1"].event.name
+    # Ann's are in the void and the unfinished game.
+    assert player_statistics(players[0], every_event()).yakuman == []
+    assert player_statistics(players[1], every_event()).yakuman == []  # Bob dealt it in
 
 
 def test_head_to_head_against_the_most_met_opponents(league, players):

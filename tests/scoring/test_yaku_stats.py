@@ -14,7 +14,7 @@ from django.urls import reverse
 from league.models import Event
 from scoring import services
 from scoring.engine import Hand, ScoredYaku, Win
-from scoring.statistics import hand_stats, placements, player_statistics, yakuman
+from scoring.statistics import hand_stats, player_statistics
 from scoring.yaku_stats import event_yaku
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,7 @@ def test_a_player_yaku_counts_only_wins_with_yaku_recorded(league, players):
     assert ann.average_han == pytest.approx((4 + 5) / 2)
     assert ann.dora_per_win == pytest.approx(((1 + 0 + 0) + (2 + 0 + 1)) / 2)
     assert ann.yakuman_wins == 0
-    assert placements(players[0], every_event()).yaku_games == 1
+    assert player_statistics(players[0], every_event()).placements.yaku_games == 1
 
 
 def test_riichi_win_rate_and_value_count_every_hand_by_hand_game(league, players):
@@ -128,8 +128,7 @@ def test_other_players_yaku_and_the_yakuman_list_come_from_the_same_rows(league,
         1,
     )
     assert listed.yaku == ["Daisangen (Big three dragons)"]
-    assert yakuman(players[3], every_event()) == dan.yakuman
-    assert yakuman(players[0], every_event()) == []
+    assert player_statistics(players[0], every_event()).yakuman == []
 
 
 def test_the_event_yaku_table(league, event):
