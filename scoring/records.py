@@ -5,7 +5,12 @@ Both directions live here so the services, selectors and commands agree on one m
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections import defaultdict, namedtuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from django.db import connection
 
 from league.models import Hanchan, Seat
 
@@ -52,7 +57,7 @@ def engine_win(row: Win) -> engine.Win:
     )
 
 
-def engine_hand(row: Hand, wins: Iterable[Win]) -> engine.Hand:
+def engine_hand(row: Any, wins: Iterable[Any]) -> engine.Hand:
     """The engine's view of a stored hand."""
     return engine.Hand(
         result=row.result,
@@ -66,10 +71,78 @@ def engine_hand(row: Hand, wins: Iterable[Win]) -> engine.Hand:
     )
 
 
-def stored_hands(hanchan: Hanchan) -> list[tuple[Hand, list[Win]]]:
-    """The hanchan's hands with their wins, in order (two queries)."""
-    rows = list(hanchan.hands.order_by("number").prefetch_related("wins"))
-    return [(row, sorted(row.wins.all(), key=lambda w: w.pk)) for row in rows]
+_ROW_TYPES: dict[type, tuple[list[str], Any, list[int]]] = {}
+_UNREAD = {"tiles"}  # the tiles as entered: never part of a replay, and the largest column
+
+
+def fact_rows(model: type, queryset: Any) -> Iterator[Any]:
+    """The rows as read-only tuples with the model's attribute names (its columns, ``pk`` too): what
+    :func:`engine_hand` reads, at a fraction of the cost of model instances, which a rebuild of a
+    league makes by the hundred thousand and every game page by the dozen.
+
+    Read through the cursor: the hands and wins hold only integers, text and JSON, and Django's
+    per-value converters (a generic JSON decoder wrapped around ``json.loads``) cost more than the
+    replay itself; the JSON columns are decoded here, the rest is what the database returns.
+    """
+    if model not in _ROW_TYPES:
+        fields = [f for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
+        names = [f.attname for f in fields]
+        json_columns = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
+        _ROW_TYPES[model] = (names, namedtuple(f"{model.__name__}Row", [*names, "pk"]), json_columns)  # noqa: PYI024
+    names, row_type, json_columns = _ROW_TYPES[model]
+    pk = names.index(model._meta.pk.attname)  # type: ignore[attr-defined]
+    sql, params = queryset.values_list(*names).query.sql_with_params()
+    loads = json.loads
+    # The short JSON values (seats that declared riichi or were tenpai, "[]") repeat from hand to hand:
+    # decoded once each. Shared between rows, which their readers only read.
+    short: dict[str, Any] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(2000):
+            for row in batch:
+                values = list(row)
+                for i in json_columns:
+                    text = values[i]
+                    if text is None:
+                        continue
+                    if len(text) > 12:
+                        values[i] = loads(text)
+                    elif (value := short.get(text)) is not None:
+                        values[i] = value
+                    else:
+                        values[i] = short[text] = loads(text)
+                yield row_type(*values, values[pk])
+
+
+StoredHand = tuple[Any, list[Any]]
+"""A stored hand and its wins, in the order entered, as :func:`fact_rows` reads them (read-only rows
+with the models' attribute names; ``tiles`` left out)."""
+
+
+def games_hands(hanchan_ids: Sequence[int]) -> dict[int, list[StoredHand]]:
+    """The hands of these games with their wins, in order, by game: two queries whatever their number
+    (a game without hands is missing)."""
+    by_game: dict[int, list[StoredHand]] = defaultdict(list)
+    hands = Hand.objects.filter(hanchan__in=hanchan_ids).order_by("hanchan_id", "number")
+    rows = list(fact_rows(Hand, hands))
+    if not rows:
+        return by_game
+    by_hand: dict[int, list[Any]] = defaultdict(list)
+    # The hands' id range lets PostgreSQL read the wins by their hand index; without it, the planner
+    # scans every win of the database for each batch of a rebuild.
+    lowest, highest = min(row.pk for row in rows), max(row.pk for row in rows)
+    wins = Win.objects.filter(hand__hanchan__in=hanchan_ids, hand_id__gte=lowest, hand_id__lte=highest)
+    for win in fact_rows(Win, wins.order_by("hand_id", "pk")):
+        by_hand[win.hand_id].append(win)
+    for row in rows:
+        by_game[row.hanchan_id].append((row, by_hand.get(row.pk, [])))
+    return by_game
+
+
+def stored_hands(hanchan: Hanchan) -> list[StoredHand]:
+    """The hanchan's hands with their wins, in order (two queries; rows as :func:`fact_rows` reads
+    them, not model instances)."""
+    return games_hands([hanchan.pk]).get(hanchan.pk, [])
 
 
 def engine_hands(hanchan: Hanchan) -> list[engine.Hand]:

@@ -15,8 +15,6 @@ moves the results versions of the events and players it touched forward (``scori
 from __future__ import annotations
 
 import gc
-import json
-from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,7 +31,7 @@ from league.versions import bump_results
 from scoring import engine
 from scoring.models import Hand, HandSeat, Penalty, SeatResult, Win
 from scoring.ratings import schedule_rebuild
-from scoring.records import engine_hand, seats_by_player, stored_hands
+from scoring.records import StoredHand, engine_hand, games_hands, seats_by_player, stored_hands
 from scoring.substitutes import credited_result
 
 from .errors import as_validation_error
@@ -42,13 +40,13 @@ BATCH = 500
 """Games read and written together by a rebuild: bounded statements and memory whatever the league."""
 
 
-def replay_stored(hanchan: Hanchan) -> tuple[engine.Replay, list[tuple[Hand, list[Win]]]]:
+def replay_stored(hanchan: Hanchan) -> tuple[engine.Replay, list[StoredHand]]:
     """Replay the stored hands; a ValidationError names the hand and rule if they are not legal."""
     stored = stored_hands(hanchan)
     return _replay(hanchan, stored), stored
 
 
-def _replay(hanchan: Hanchan, stored: list[tuple[Hand, list[Win]]]) -> engine.Replay:
+def _replay(hanchan: Hanchan, stored: list[StoredHand]) -> engine.Replay:
     try:
         return engine.replay([engine_hand(row, wins) for row, wins in stored], hanchan.event.rules)
     except engine.EngineError as exc:
@@ -86,7 +84,7 @@ class _Game:
     """What a rebuild reads of one game."""
 
     hanchan: Hanchan
-    stored: list[tuple[Hand, list[Win]]] = field(default_factory=list)
+    stored: list[StoredHand] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
     penalties: list[tuple[int, int, str]] = field(default_factory=list)  # player, points, kind
     results: list[tuple[Any, ...]] = field(default_factory=list)  # as stored, see _RESULT_FIELDS
@@ -111,17 +109,8 @@ def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
     games = {h.pk: _Game(h) for h in hanchans}
     ids = list(games)
     if hands:
-        rows = list(_rows(Hand, Hand.objects.filter(hanchan__in=ids).order_by("hanchan_id", "number")))
-        by_hand: dict[int, list[Any]] = defaultdict(list)
-        if rows:
-            # The hands' id range lets PostgreSQL read the wins by their hand index; without it, the
-            # planner scans every win of the database for each batch of a rebuild.
-            lowest, highest = min(row.pk for row in rows), max(row.pk for row in rows)
-            wins = Win.objects.filter(hand__hanchan__in=ids, hand_id__gte=lowest, hand_id__lte=highest)
-            for win in _rows(Win, wins.order_by("hand_id", "pk")):
-                by_hand[win.hand_id].append(win)
-        for row in rows:
-            games[row.hanchan_id].stored.append((row, by_hand.get(row.pk, [])))
+        for hanchan_id, stored in games_hands(ids).items():
+            games[hanchan_id].stored = stored
     for seat in Seat.objects.filter(hanchan__in=ids).order_by("hanchan_id", "seat"):
         games[seat.hanchan_id].seats.append(seat)
     for hanchan_id, player_id, points, kind in Penalty.objects.filter(
@@ -135,49 +124,6 @@ def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
     ):
         games[row[0]].results.append(tuple(row[1:]))
     return games
-
-
-_ROW_TYPES: dict[type, tuple[list[str], Any, list[int]]] = {}
-_UNREAD = {"tiles"}  # the tiles as entered: never part of a replay, and the largest column
-
-
-def _rows(model: type, queryset: Any) -> Iterable[Any]:
-    """The rows as read-only tuples with the model's attribute names (its columns, ``pk`` too): what
-    ``records.engine_hand`` reads, at a fraction of the cost of model instances, which a rebuild of a
-    league makes by the hundred thousand.
-
-    Read through the cursor: the hands and wins hold only integers, text and JSON, and Django's
-    per-value converters (a generic JSON decoder wrapped around ``json.loads``) cost more than the
-    replay itself; the JSON columns are decoded here, the rest is what the database returns.
-    """
-    if model not in _ROW_TYPES:
-        fields = [f for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
-        names = [f.attname for f in fields]
-        json_columns = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
-        _ROW_TYPES[model] = (names, namedtuple(f"{model.__name__}Row", [*names, "pk"]), json_columns)  # noqa: PYI024
-    names, row_type, json_columns = _ROW_TYPES[model]
-    pk = names.index(model._meta.pk.attname)  # type: ignore[attr-defined]
-    sql, params = queryset.values_list(*names).query.sql_with_params()
-    loads = json.loads
-    # The short JSON values (seats that declared riichi or were tenpai, "[]") repeat from hand to hand:
-    # decoded once each. Shared between rows, which a rebuild only reads.
-    short: dict[str, Any] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while batch := cursor.fetchmany(2000):
-            for row in batch:
-                values = list(row)
-                for i in json_columns:
-                    text = values[i]
-                    if text is None:
-                        continue
-                    if len(text) > 12:
-                        values[i] = loads(text)
-                    elif (value := short.get(text)) is not None:
-                        values[i] = value
-                    else:
-                        values[i] = short[text] = loads(text)
-                yield row_type(*values, values[pk])
 
 
 def _penalties_by_seat(
