@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -35,16 +36,48 @@ class LogLine:
 
 @dataclass
 class GameView:
-    """Everything a game page shows: seats, the table now, the log and the final result."""
+    """Everything a game page shows: seats, the table now, the log and the final result.
+
+    The log (each hand described in words) and the final result (which reads the game's penalties) are
+    worked out when first asked for: a hand entry's form needs only the names and the table now."""
 
     hanchan: Hanchan
     names: list[str]
     seats: list[Any]
-    log: list[LogLine]
     state: engine.TableState
     finished_by_rules: bool
-    final: engine.FinalResult | None
     rules: engine.Ruleset
+    hands: list[engine.Hand] = field(repr=False)
+    played: engine.Replay = field(repr=False)
+
+    @cached_property
+    def log(self) -> list[LogLine]:
+        names, rules = self.names, self.rules
+        return [
+            LogLine(
+                o.number,
+                o.round,
+                o.deal,
+                o.dealer,
+                o.honba,
+                o.sticks,
+                describe_hand(h, names, o.dealer, rules),
+                o.deltas,
+                o.scores,
+            )
+            for h, o in zip(self.hands, self.played.hands, strict=True)
+        ]
+
+    @cached_property
+    def final(self) -> engine.FinalResult | None:
+        hanchan, seats = self.hanchan, self.seats
+        if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
+            return self.played.final(penalty_points(hanchan, seats)) if self.played.hands else None
+        scores = [s.final_score for s in seats]
+        if any(score is None for score in scores):
+            return None
+        extra = penalty_points(hanchan, seats)
+        return engine.final_result(scores, hanchan.final_sticks, extra, self.rules)  # type: ignore[arg-type]
 
     @property
     def next_round(self) -> str:
@@ -81,7 +114,8 @@ def public_game_or_404(user: Any, pk: int) -> Hanchan:
 
 
 def game_view(hanchan: Hanchan) -> GameView:
-    """The game as the engine sees it now (replayed from the stored hands: a handful of queries)."""
+    """The game as the engine sees it now (replayed from the stored hands: three queries, a fourth for
+    the final result's penalties when it is shown)."""
     rules = hanchan.event.rules
     seats = sorted(hanchan.seats.select_related("player", "on_behalf_of"), key=lambda s: s.seat)
     names = [s.player.display_name for s in seats]
@@ -89,29 +123,7 @@ def game_view(hanchan: Hanchan) -> GameView:
     hands = [engine_hand(row, wins) for row, wins in stored]
     played = engine.replay(hands, rules)
     assert played.state is not None
-    log = [
-        LogLine(
-            o.number,
-            o.round,
-            o.deal,
-            o.dealer,
-            o.honba,
-            o.sticks,
-            describe_hand(h, names, o.dealer, rules),
-            o.deltas,
-            o.scores,
-        )
-        for h, o in zip(hands, played.hands, strict=True)
-    ]
-
-    extra = penalty_points(hanchan, seats)
-    final: engine.FinalResult | None = None
-    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-        if played.hands:
-            final = played.final(extra)
-    elif all(s.final_score is not None for s in seats):
-        final = engine.final_result([s.final_score for s in seats], hanchan.final_sticks, extra, rules)
-    return GameView(hanchan, names, seats, log, played.state, played.finished, final, rules)
+    return GameView(hanchan, names, seats, played.state, played.finished, rules, hands, played)
 
 
 def game_history(hanchan: Hanchan) -> QuerySet[HistoryEntry]:
