@@ -23,7 +23,7 @@ from scoring.models import Hand, Win
 from scoring.records import engine_hand as _engine_hand
 from scoring.records import engine_hands, hand_row, win_rows
 
-from . import history
+from . import history, sync
 from .errors import GameChanged, as_validation_error
 from .sync import refresh, refresh_results
 
@@ -207,12 +207,16 @@ def record_hand(
         raise ValidationError(
             gettext("This game is finished: reopen it to add hands, or correct a hand instead.")
         )
-    number = game.hands.count() + 1
+    # The game's facts, read once under the lock: the next hand's number, then the rebuild's input with
+    # the new hand appended. The rebuild replays them (the new hand is refused, and nothing written, if
+    # it cannot be) and inserts the hand with its derived values and per-seat rows.
+    facts = sync.read(game)
+    number = len(facts.stored) + 1
     if number > MAX_HANDS:
         raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
-    row = _write(game, number, hand, tiles)
-    played = refresh(game)
-    assert played is not None
+    row = hand_row(game, number, hand)
+    facts.stored.append((row, win_rows(row, hand, tiles)))
+    played = sync.rebuild([game], facts={game.pk: facts}).replays[game.pk]
     summary = _recorded_summary(number, played.hands[-1].round, hand.result)
     history.log(
         event=game.event,

@@ -4,18 +4,20 @@ Called inside every service transaction after the facts change, so the cached co
 dealer, honba, sticks, deltas, scores; per-seat hand rows; seat results) can never drift from the hands.
 
 One path for one game and for twenty thousand: :func:`rebuild` reads the games' facts in a fixed number
-of queries (hands, wins, seats, penalties, current results), replays each game once, compares what it
-derives with what is stored and writes only the rows that differ, each kind of row in one set-based
-statement (``executemany`` of plain tuples: the ORM's ``bulk_update`` builds a ``CASE WHEN`` per row
-and column, and model instances cost more than the arithmetic). A hand entry therefore writes the new
-hand and its four per-seat rows, and a rebuild of a whole league writes only what is wrong. Every call
-moves the results versions of the events and players it touched forward (``scoring/cache.py``).
+of queries (hands, wins, seats, the finished games' penalties, current results), replays each game once,
+compares what it derives with what is stored and writes only the rows that differ, each kind of row in
+one set-based statement (``executemany`` of plain tuples: the ORM's ``bulk_update`` builds a ``CASE
+WHEN`` per row and column, and model instances cost more than the arithmetic). A hand entry therefore
+writes the new hand (inserted with its derived values: the service hands the rebuild the facts it read
+under its lock, the new hand appended) and its four per-seat rows, and a rebuild of a whole league
+writes only what is wrong. Every call moves the results versions of the events and players it touched
+forward (``scoring/cache.py``).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,13 +82,17 @@ def final_result(hanchan: Hanchan, played: engine.Replay | None) -> engine.Final
 
 
 @dataclass
-class _Game:
-    """What a rebuild reads of one game."""
+class GameFacts:
+    """What a rebuild reads of one game: its hands with their wins (a row without a primary key is a new
+    hand, see :func:`rebuild`), seats, active penalties and stored results.
+
+    The penalties count only in a finished game's results: they are read with the finished games only
+    (None: not read, the game was not finished then; read when its results are derived after all)."""
 
     hanchan: Hanchan
     stored: list[StoredHand] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
-    penalties: list[tuple[int, int, str]] = field(default_factory=list)  # player, points, kind
+    penalties: list[tuple[int, int, str]] | None = None  # player, points, kind
     results: list[tuple[Any, ...]] = field(default_factory=list)  # as stored, see _RESULT_FIELDS
 
 
@@ -104,19 +110,30 @@ _RESULT_FIELDS = (
 )
 
 
-def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
-    """The facts and current results of ``hanchans``: five queries whatever their number."""
-    games = {h.pk: _Game(h) for h in hanchans}
+def read(hanchan: Hanchan) -> GameFacts:
+    """The facts of one game, for a service that holds its lock and is about to change it: read once
+    before the change (which needs them: the next hand's number), then given to :func:`rebuild` with the
+    change applied, instead of read again after it. Four queries (five for a finished game)."""
+    return _read([hanchan], hands=True)[hanchan.pk]
+
+
+def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, GameFacts]:
+    """The facts and current results of ``hanchans``: five queries whatever their number (four when
+    none is finished)."""
+    games = {h.pk: GameFacts(h) for h in hanchans}
     ids = list(games)
     if hands:
         for hanchan_id, stored in games_hands(ids).items():
             games[hanchan_id].stored = stored
     for seat in Seat.objects.filter(hanchan__in=ids).order_by("hanchan_id", "seat"):
         games[seat.hanchan_id].seats.append(seat)
-    for hanchan_id, player_id, points, kind in Penalty.objects.filter(
-        hanchan__in=ids, cancelled=False
-    ).values_list("hanchan_id", "player_id", "points", "kind"):
-        games[hanchan_id].penalties.append((player_id, points, kind))
+    finished = [h.pk for h in hanchans if h.status == Hanchan.Status.FINISHED]
+    if finished:
+        penalties: dict[int, list[tuple[int, int, str]]] = {pk: [] for pk in finished}
+        for hanchan_id, player_id, points, kind in _penalties(finished):
+            penalties[hanchan_id].append((player_id, points, kind))
+        for pk, rows in penalties.items():
+            games[pk].penalties = rows
     for row in (
         SeatResult.objects.filter(hanchan__in=ids)
         .order_by("hanchan_id", "seat")
@@ -124,6 +141,13 @@ def _read(hanchans: Sequence[Hanchan], *, hands: bool) -> dict[int, _Game]:
     ):
         games[row[0]].results.append(tuple(row[1:]))
     return games
+
+
+def _penalties(hanchan_ids: list[int]) -> Iterable[tuple[int, int, int, str]]:
+    """The active penalties of these games: (game, player, points, kind)."""
+    return Penalty.objects.filter(hanchan__in=hanchan_ids, cancelled=False).values_list(
+        "hanchan_id", "player_id", "points", "kind"
+    )
 
 
 def _penalties_by_seat(
@@ -180,22 +204,30 @@ class _Writes:
     results: list[tuple[Any, ...]] = field(default_factory=list)
     changed_games: list[Hanchan] = field(default_factory=list)  # results changed: ratings too
     players: set[int] = field(default_factory=set)
-    all_hands_rewritten: set[int] = field(default_factory=set)  # games whose per-seat rows are all new
+    # Hands not inserted yet (a hand being recorded), with their wins and per-seat rows.
+    new_hands: list[tuple[Hand, list[Win], list[tuple[Any, ...]]]] = field(default_factory=list)
+    all_rows_new: set[int] = field(default_factory=set)  # games whose per-seat rows are all written anew
+    replaced_games: set[int] = field(default_factory=set)  # ... and had some: deleted by game
 
 
-def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out: _Writes) -> None:
+def _derive_hands(game: GameFacts, played: engine.Replay, rules: engine.Ruleset, out: _Writes) -> None:
     """The hands whose replayed values differ from the stored ones, and their per-seat rows.
 
     A hand's derived values depend only on the hands before it, so a new hand changes only itself and a
     correction of hand k only hands k onward: comparing the replay with what is stored keeps the cost
     of an entry independent of the game's length (rewriting every hand made the 4 000th hand of a game
     take 12 s). A freshly written hand never matches (its round is still empty), so it always gets its
-    derived values and its per-seat rows.
+    derived values and its per-seat rows. A hand not written yet (no primary key: a hand being
+    recorded) gets its derived values and its wins' points before it is inserted, and its per-seat rows
+    after: nothing of it is written twice.
     """
     players = _credited(game.seats)
     hanchan_id = game.hanchan.pk
     rewritten = len(out.rewritten_hands)
+    existing = 0
     for (row, wins), outcome in zip(game.stored, played.hands, strict=True):
+        new = row.pk is None
+        existing += not new
         derived = (
             outcome.round,
             outcome.dealer,
@@ -214,45 +246,64 @@ def _derive_hands(game: _Game, played: engine.Replay, rules: engine.Ruleset, out
                 tsumo=tsumo,
                 rules=rules,
             )
-            if win.points != points:
+            if new:
+                win.points = points
+            elif win.points != points:
                 out.wins.append((points, win.pk))
                 wins_differ = True
             won[win.winner] = points
         if (
-            not wins_differ
+            not new
+            and not wins_differ
             and (row.round_name, row.dealer, row.honba, row.sticks, row.deltas, row.scores) == derived
         ):
             continue
-        deltas = derived[4]
+        seat_rows = _seat_rows(row, hanchan_id, players, derived[4], won)
+        if new:
+            row.round_name, row.dealer, row.honba, row.sticks, row.deltas, row.scores = derived
+            out.new_hands.append((row, wins, seat_rows))
+            continue
         out.hands.append((*derived, row.pk))
         out.rewritten_hands.append(row.pk)
-        ron_loser = row.loser if row.result == Hand.Result.RON else None
-        tenpai = set(row.tenpai or ())
-        riichi = set(row.riichi or ())
-        for seat in range(4):
-            out.seat_rows.append(
-                (
-                    row.pk,
-                    hanchan_id,
-                    seat,
-                    players[seat],
-                    deltas[seat],
-                    seat in riichi,
-                    seat in won,
-                    tsumo and seat in won,
-                    ron_loser == seat,
-                    row.result == Hand.Result.DRAW,
-                    seat in tenpai,
-                    row.result == Hand.Result.CHOMBO and row.chombo_seat == seat,
-                    won.get(seat, 0),
-                    sum(won.values()) if ron_loser == seat else 0,
-                )
-            )
-    if game.stored and len(out.rewritten_hands) - rewritten == len(game.stored):
-        # Every hand of the game: its old per-seat rows are deleted by game (one index range) rather
-        # than hand by hand (a probe per hand: a tenth of rewriting a whole league).
-        out.all_hands_rewritten.add(hanchan_id)
-        del out.rewritten_hands[rewritten:]
+        out.seat_rows.extend(seat_rows)
+    if len(out.rewritten_hands) - rewritten == existing:
+        # Every per-seat row of the game is written anew, with the seats' current players.
+        out.all_rows_new.add(hanchan_id)
+        if existing:
+            # Its old per-seat rows are deleted by game (one index range) rather than hand by hand (a
+            # probe per hand: a tenth of rewriting a whole league).
+            out.replaced_games.add(hanchan_id)
+            del out.rewritten_hands[rewritten:]
+
+
+def _seat_rows(
+    row: Any, hanchan_id: int, players: dict[int, int], deltas: list[int], won: dict[int, int]
+) -> list[tuple[Any, ...]]:
+    """The four per-seat rows of a hand (values in ``_SEAT_FIELDS`` order; the hand's id is None for a
+    hand not inserted yet, filled in once it is)."""
+    tsumo = row.result == Hand.Result.TSUMO
+    ron_loser = row.loser if row.result == Hand.Result.RON else None
+    tenpai = set(row.tenpai or ())
+    riichi = set(row.riichi or ())
+    return [
+        (
+            row.pk,
+            hanchan_id,
+            seat,
+            players[seat],
+            deltas[seat],
+            seat in riichi,
+            seat in won,
+            tsumo and seat in won,
+            ron_loser == seat,
+            row.result == Hand.Result.DRAW,
+            seat in tenpai,
+            row.result == Hand.Result.CHOMBO and row.chombo_seat == seat,
+            won.get(seat, 0),
+            sum(won.values()) if ron_loser == seat else 0,
+        )
+        for seat in range(4)
+    ]
 
 
 def _final(
@@ -269,11 +320,13 @@ def _final(
     return engine.final_result(scores, hanchan.final_sticks, list(extra), rules)  # type: ignore[arg-type]
 
 
-def _derive_results(game: _Game, played: engine.Replay | None, out: _Writes) -> None:
+def _derive_results(game: GameFacts, played: engine.Replay | None, out: _Writes) -> None:
     """The game's seat results as the engine computes them now; replaced only if they differ."""
     hanchan = game.hanchan
     new: list[tuple[Any, ...]] = []
     if hanchan.status == Hanchan.Status.FINISHED:
+        if game.penalties is None:  # read while the game was not finished yet
+            game.penalties = [row[1:] for row in _penalties([hanchan.pk])]
         extra, chombo_penalties = _penalties_by_seat(game.seats, game.penalties)
         final = _final(hanchan, played, game.seats, extra)
         if final is None:
@@ -322,28 +375,38 @@ def _executemany(sql: str, rows: list[tuple[Any, ...]]) -> None:
 
 
 def _insert(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    """Insert ``rows`` (values in ``names``' order) set-based: PostgreSQL's ``COPY`` (one stream for
-    them all, instead of one statement per row), SQLite's ``executemany`` (a prepared statement run
-    in-process, which is what SQLite does fastest)."""
+    """Insert ``rows`` (values in ``names``' order) set-based: on PostgreSQL, :data:`COPY_FROM` rows or
+    more through ``COPY`` (one stream for them all, instead of one statement per row), fewer in one
+    ``INSERT ... VALUES`` (one round trip to the server where ``COPY`` takes two: a hand entry's four
+    per-seat rows); on SQLite ``executemany`` (a prepared statement run in-process, which is what SQLite
+    does fastest)."""
     if not rows:
         return
+    table = _table(model)
     columns = ", ".join(_column(model, name) for name in names)
-    if connection.vendor == "postgresql":
-        with (
-            connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {_table(model)} ({columns}) FROM STDIN") as copy,
-        ):
-            for row in rows:
-                copy.write_row(row)
+    if connection.vendor != "postgresql":
+        marks = ", ".join(["%s"] * len(names))
+        _executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
         return
-    marks = ", ".join(["%s"] * len(names))
-    _executemany(f"INSERT INTO {_table(model)} ({columns}) VALUES ({marks})", rows)
+    with connection.cursor() as cursor:
+        if len(rows) >= COPY_FROM:
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        one = "(" + ", ".join(["%s"] * len(names)) + ")"
+        for start in range(0, len(rows), 1000):
+            chunk = rows[start : start + 1000]
+            cursor.execute(
+                f"INSERT INTO {table} ({columns}) VALUES {', '.join([one] * len(chunk))}",
+                [value for row in chunk for value in row],
+            )
 
 
 def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """Set ``names`` of the rows whose id is each row's last value (JSON values as their text).
 
-    On PostgreSQL, a batch (:data:`COPY_UPDATE_FROM` rows or more, inside the caller's transaction) is
+    On PostgreSQL, a batch (:data:`COPY_FROM` rows or more, inside the caller's transaction) is
     ``COPY``-ed into a temporary table and applied by one ``UPDATE ... FROM`` it; fewer rows go in one
     ``UPDATE ... FROM (VALUES ...)`` per thousand. (A thousand rows of ``VALUES`` are 7 000 placeholders
     that psycopg parses on the client for every statement: two thirds of rewriting a league's hands.)
@@ -361,7 +424,7 @@ def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
     sets = ", ".join(
         f"{_column(model, name)} = v.{alias}" for name, alias in zip(names, aliases, strict=True)
     )
-    if len(rows) >= COPY_UPDATE_FROM and connection.in_atomic_block:
+    if len(rows) >= COPY_FROM and connection.in_atomic_block:
         temp = connection.ops.quote_name(f"tenbou_update_{model._meta.db_table}")  # type: ignore[attr-defined]
         columns = ", ".join(f"{alias} {kind}" for alias, kind in zip(aliases, types, strict=True))
         with connection.cursor() as cursor:
@@ -392,9 +455,10 @@ def _update(model: type, names: Sequence[str], rows: list[tuple[Any, ...]]) -> N
             )
 
 
-COPY_UPDATE_FROM = 200
-"""From this many rows an update goes through ``COPY`` and a temporary table (PostgreSQL): below it, the
-temporary table's creation costs more than it saves."""
+COPY_FROM = 200
+"""From this many rows a write goes through ``COPY`` (PostgreSQL): an insert directly, an update through a
+temporary table. Below it, a statement of ``VALUES`` costs less: one round trip where ``COPY`` takes
+two, and no temporary table to create."""
 
 
 def _table(model: type) -> str:
@@ -423,17 +487,22 @@ def _chunks(ids: list[int], size: int = 5000) -> Iterable[list[int]]:
 
 def _write(out: _Writes, game_ids: list[int]) -> None:
     """Send the collected writes: one statement (or one ``executemany``) per kind of row."""
+    if out.new_hands:
+        # New hands first: their wins and per-seat rows need their ids (returned by the INSERT).
+        Hand.objects.bulk_create([row for row, _wins, _seats in out.new_hands])
+        Win.objects.bulk_create([win for _row, wins, _seats in out.new_hands for win in wins])
+        for row, _wins, seat_rows in out.new_hands:
+            out.seat_rows.extend((row.pk, *values[1:]) for values in seat_rows)
     if out.hands:
         # JSON as its text: stored as such on SQLite, cast to jsonb on PostgreSQL (COPY or ``::jsonb``).
         rows = [(*row[:4], _int_list_json(row[4]), _int_list_json(row[5]), row[6]) for row in out.hands]
         _update(Hand, _DERIVED, rows)
     _update(Win, ("points",), out.wins)
-    if out.rewritten_hands or out.all_hands_rewritten:
-        for chunk in _chunks(sorted(out.all_hands_rewritten)):
-            HandSeat.objects.filter(hanchan__in=chunk).delete()
-        for chunk in _chunks(out.rewritten_hands):
-            HandSeat.objects.filter(hand__in=chunk).delete()
-        _insert(HandSeat, [name.removesuffix("_id") for name in _SEAT_FIELDS], out.seat_rows)
+    for chunk in _chunks(sorted(out.replaced_games)):
+        HandSeat.objects.filter(hanchan__in=chunk).delete()
+    for chunk in _chunks(out.rewritten_hands):
+        HandSeat.objects.filter(hand__in=chunk).delete()
+    _insert(HandSeat, [name.removesuffix("_id") for name in _SEAT_FIELDS], out.seat_rows)
     if game_ids:
         _recredit(game_ids)
     if out.results_of:
@@ -496,16 +565,20 @@ def rebuild(
     *,
     hands: bool = True,
     replays: dict[int, engine.Replay] | None = None,
+    facts: Mapping[int, GameFacts] | None = None,
 ) -> Rebuilt:
     """Bring every cached row of ``hanchans`` in line with their facts; the caller holds the
     transaction (each game's ``event`` is read from it: share one instance for many games).
 
     ``hands=False`` rewrites only the seat results (a change of status: the hands' rows are right), from
-    ``replays`` when the caller has them. The games whose results changed get their ratings rebuilt
-    after the commit, and the events and players concerned get new results versions.
+    ``replays`` when the caller has them. ``facts``: each game's facts as :func:`read` gave them to the
+    caller, who holds the game's lock, with the caller's change applied, instead of read here; a hand
+    appended without a primary key (``hand_row``, its wins from ``win_rows``) is inserted here with
+    its derived values, once the replay found it legal. The games whose results changed get their
+    ratings rebuilt after the commit, and the events and players concerned get new results versions.
     """
     with _collector_paused():
-        return _rebuild(hanchans, hands=hands, replays=replays)
+        return _rebuild(hanchans, hands=hands, replays=replays, facts=facts)
 
 
 @contextmanager
@@ -528,7 +601,11 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _rebuild(
-    hanchans: Sequence[Hanchan], *, hands: bool, replays: dict[int, engine.Replay] | None
+    hanchans: Sequence[Hanchan],
+    *,
+    hands: bool,
+    replays: dict[int, engine.Replay] | None,
+    facts: Mapping[int, GameFacts] | None,
 ) -> Rebuilt:
     done = Rebuilt()
     events: set[int] = set()
@@ -539,7 +616,7 @@ def _rebuild(
         needs_hands = hands or any(
             h.entry_mode == Hanchan.EntryMode.HANDS and h.status == Hanchan.Status.FINISHED for h in batch
         )
-        games = _read(batch, hands=needs_hands)
+        games = {h.pk: facts[h.pk] for h in batch} if facts is not None else _read(batch, hands=needs_hands)
         out = _Writes()
         for game in games.values():
             hanchan = game.hanchan
@@ -557,13 +634,13 @@ def _rebuild(
             players.update(_credited(game.seats).values())
             players.update(s.player_id for s in game.seats)
         # Games whose per-seat rows were all written anew already carry the seats' current players.
-        _write(out, [pk for pk in games if pk not in out.all_hands_rewritten] if hands else [])
+        _write(out, [pk for pk in games if pk not in out.all_rows_new] if hands else [])
         for hanchan in out.changed_games:
             # After the commit, once per transaction: ratings from this game on (scoring/ratings.py).
             schedule_rebuild(hanchan)
         players |= out.players
         done.games += len(games)
-        done.hands_written += len(out.hands)
+        done.hands_written += len(out.hands) + len(out.new_hands)
         done.results_written += len(out.results)
     bump_results(event_ids=events, player_ids=players)
     return done

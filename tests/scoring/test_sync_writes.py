@@ -1,7 +1,8 @@
 """A rebuild that rewrites every cached row leaves exactly the rows the services wrote, whichever way
 the backend sends them: on PostgreSQL a large update goes through COPY and a temporary table, a small
-one through ``UPDATE ... FROM (VALUES ...)`` (``scoring.services.sync._update``); both are exercised here
-(CI runs this file on PostgreSQL too; on SQLite both are ``executemany``)."""
+one through ``UPDATE ... FROM (VALUES ...)`` (``scoring.services.sync._update``), a large insert through
+COPY and a small one through ``INSERT ... VALUES`` (``_insert``); both ways are exercised here (CI runs
+this file on PostgreSQL too; on SQLite all are ``executemany``)."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def test_rewriting_every_cached_row_gives_back_the_services_rows(
         round_name="", dealer=0, honba=0, sticks=0, deltas=[], scores=[]
     )
     WinRow.objects.filter(hand__hanchan__event=event).update(points=0)
-    monkeypatch.setattr(sync, "COPY_UPDATE_FROM", copy_from)
+    monkeypatch.setattr(sync, "COPY_FROM", copy_from)
     with transaction.atomic():
         games = list(Hanchan.objects.filter(event=event).order_by("pk"))
         for game in games:
@@ -222,7 +223,7 @@ def test_a_rebuild_of_some_games_reads_and_writes_only_theirs_when_hands_interle
     WinRow.objects.filter(hand__hanchan__in=outer).update(points=0)
     # The middle game's rows hold a wrong value the rebuild of the others must not touch.
     WinRow.objects.filter(hand__hanchan=middle).update(points=1)
-    monkeypatch.setattr(sync, "COPY_UPDATE_FROM", copy_from)
+    monkeypatch.setattr(sync, "COPY_FROM", copy_from)
     with transaction.atomic():
         chosen = list(Hanchan.objects.filter(pk__in=outer).select_related("event").order_by("pk"))
         done = sync.rebuild(chosen)

@@ -25,6 +25,7 @@ from scoring.engine.record import MAX_HANDS
 from scoring.models import Hand as HandRow
 from scoring.models import HandSeat
 from scoring.records import hand_row
+from scoring.services import sync
 from scoring.services.sync import refresh
 
 # Every seat tenpai at the draw: nobody pays, the dealer stays, the game never ends on its own.
@@ -78,6 +79,10 @@ def append_one(game: Hanchan, organiser) -> Writes:
         services.record_hand(
             hanchan=game, hand=Hand.ron(2, Win(1, 2, 30)), user=organiser, expected_version=game.version
         )
+    with transaction.atomic():  # every cached row as a rebuild derives it: nothing left to write
+        done = sync.rebuild([Hanchan.objects.select_related("event").get(pk=game.pk)])
+    assert (done.hands_written, done.results_written) == (0, 0)
+    assert HandSeat.objects.filter(hanchan=game).count() == 4 * HandRow.objects.filter(hanchan=game).count()
     return writes
 
 
@@ -87,10 +92,12 @@ def test_adding_a_hand_writes_the_same_whatever_the_length_of_the_game(event, pl
     long = append_one(game_of(event, players, organiser, 200), organiser)
     assert len(long.queries) == len(short.queries)
     assert long.rows == short.rows
-    # The new hand and its four per-seat rows; no other hand is touched.
-    assert long.rows[("UPDATE", "hands")] == 1
+    # The new hand, inserted with its derived values, and its four per-seat rows; no hand is updated.
+    assert long.rows[("UPDATE", "hands")] == 0
     assert long.rows[("INSERT", "seat rows")] == 4
     assert long.rows[("DELETE", "seat rows")] == 0
+    last = HandRow.objects.order_by("-pk").first()
+    assert (last.number, last.round_name, last.honba, last.deltas) == (201, "E1", 200, [0, 62000, -62000, 0])
 
 
 @pytest.mark.django_db
@@ -138,3 +145,27 @@ def test_the_hand_entry_page_refuses_a_hand_over_the_limit_with_a_message(event,
     assert f"at most {MAX_HANDS} hands" in page
     assert HandRow.objects.filter(hanchan=game).count() == MAX_HANDS
     assert Hanchan.objects.get(pk=game.pk).version == game.version
+
+
+@pytest.mark.django_db
+def test_saving_a_hand_costs_a_fixed_number_of_statements(event, players, organiser):
+    """The whole POST of a game's 12th hand, as ``bench/standings.py`` times it: the session and the
+    user; the game, its seats, hands and wins for the form; then, in the service's transaction, the game
+    locked, its facts read once (hands, wins, seats, stored results: no penalties, the game is not
+    finished), the hand, its win and its four per-seat rows inserted with their values, the per-seat
+    rows' players checked, the results versions moved on by the rebuild, the history entry and its own
+    versions, and the game's version."""
+    game = game_of(event, players, organiser, 11)
+    client = Client()
+    client.force_login(organiser)
+    data = {"version": game.version, "result": "ron", "winner": 1, "loser": 2, "han": 2, "fu": 30}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("scoring_manage:hand_add", args=[game.pk]), data)
+    assert response.status_code == 302
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # 26 until 2026-11-26: the penalties were read twice (for the form's final result, never shown on
+    # this request; for the results of a game that is not finished), the hands were counted before the
+    # new one was written and read after, the hand just inserted was updated with its derived values and
+    # the per-seat rows it could not have had yet were deleted.
+    assert len(statements) == 21, "\n".join(sql[:100] for sql in statements)
+    assert sum(sql.startswith("SELECT") for sql in statements) == 11
