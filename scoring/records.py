@@ -5,9 +5,11 @@ Both directions live here so the services, selectors and commands agree on one m
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
@@ -71,33 +73,60 @@ def engine_hand(row: Any, wins: Iterable[Any]) -> engine.Hand:
     )
 
 
-_ROW_TYPES: dict[type, tuple[list[str], Any, list[int]]] = {}
 _UNREAD = {"tiles"}  # the tiles as entered: never part of a replay, and the largest column
 
 
-def fact_rows(model: type, queryset: Any) -> Iterator[Any]:
-    """The rows as read-only tuples with the model's attribute names (its columns, ``pk`` too): what
-    :func:`engine_hand` reads, at a fraction of the cost of model instances, which a rebuild of a
-    league makes by the hundred thousand and every game page by the dozen.
+@dataclass(frozen=True)
+class _Shape:
+    """How :func:`fact_rows` reads a model: its table, its columns as selected, the row type."""
 
-    Read through the cursor: the hands and wins hold only integers, text and JSON, and Django's
+    table: str
+    columns: str  # the SELECT list: every column but the unread ones, qualified by the table
+    row_type: Any  # a namedtuple of the attribute names and ``pk``
+    json_columns: list[int]
+    pk: int  # the primary key's position
+
+    def column(self, model: type, name: str) -> str:
+        """A column of ``model`` qualified by its table, as a WHERE or ORDER BY names it."""
+        return f"{self.table}.{connection.ops.quote_name(model._meta.get_field(name).column)}"  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _shape(model: type, vendor: str) -> _Shape:
+    meta = model._meta  # type: ignore[attr-defined]
+    fields = [f for f in meta.concrete_fields if f.name not in _UNREAD]
+    names = [f.attname for f in fields]
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    return _Shape(
+        table=table,
+        columns=", ".join(f"{table}.{quote(f.column)}" for f in fields),
+        row_type=namedtuple(f"{model.__name__}Row", [*names, "pk"]),  # noqa: PYI024
+        json_columns=[i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"],
+        pk=names.index(meta.pk.attname),
+    )
+
+
+def fact_rows(model: type, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+    """The rows of ``model`` that ``sql`` selects (from ``FROM`` on, naming tables and columns as
+    :class:`_Shape` quotes them), every column but the tiles, as read-only tuples with the model's
+    attribute names (``pk`` too): what :func:`engine_hand` reads, at a fraction of the cost of model
+    instances, which a rebuild of a league makes by the hundred thousand and every game page by the
+    dozen.
+
+    Plain SQL through the cursor: the hands and wins hold only integers, text and JSON, and Django's
     per-value converters (a generic JSON decoder wrapped around ``json.loads``) cost more than the
-    replay itself; the JSON columns are decoded here, the rest is what the database returns.
+    replay itself, as compiling the two querysets cost a third of reading a game's hands; the JSON
+    columns are decoded here, the rest is what the database returns.
     """
-    if model not in _ROW_TYPES:
-        fields = [f for f in model._meta.concrete_fields if f.name not in _UNREAD]  # type: ignore[attr-defined]
-        names = [f.attname for f in fields]
-        json_columns = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
-        _ROW_TYPES[model] = (names, namedtuple(f"{model.__name__}Row", [*names, "pk"]), json_columns)  # noqa: PYI024
-    names, row_type, json_columns = _ROW_TYPES[model]
-    pk = names.index(model._meta.pk.attname)  # type: ignore[attr-defined]
-    sql, params = queryset.values_list(*names).query.sql_with_params()
+    shape = _shape(model, connection.vendor)
+    row_type, json_columns, pk = shape.row_type, shape.json_columns, shape.pk
     loads = json.loads
     # The short JSON values (seats that declared riichi or were tenpai, "[]") repeat from hand to hand:
     # decoded once each. Shared between rows, which their readers only read.
     short: dict[str, Any] = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"SELECT {shape.columns} {sql}", params)
         while batch := cursor.fetchmany(2000):
             for row in batch:
                 values = list(row)
@@ -123,17 +152,25 @@ def games_hands(hanchan_ids: Sequence[int]) -> dict[int, list[StoredHand]]:
     """The hands of these games with their wins, in order, by game: two queries whatever their number
     (a game without hands is missing)."""
     by_game: dict[int, list[StoredHand]] = defaultdict(list)
-    hands = Hand.objects.filter(hanchan__in=hanchan_ids).order_by("hanchan_id", "number")
-    rows = list(fact_rows(Hand, hands))
+    if not hanchan_ids:
+        return by_game
+    hand, win = _shape(Hand, connection.vendor), _shape(Win, connection.vendor)
+    game, number = hand.column(Hand, "hanchan"), hand.column(Hand, "number")
+    of_games = f"{game} IN ({', '.join(['%s'] * len(hanchan_ids))})"
+    rows = list(fact_rows(Hand, f"FROM {hand.table} WHERE {of_games} ORDER BY {game}, {number}", hanchan_ids))
     if not rows:
         return by_game
     by_hand: dict[int, list[Any]] = defaultdict(list)
     # The hands' id range lets PostgreSQL read the wins by their hand index; without it, the planner
     # scans every win of the database for each batch of a rebuild.
     lowest, highest = min(row.pk for row in rows), max(row.pk for row in rows)
-    wins = Win.objects.filter(hand__hanchan__in=hanchan_ids, hand_id__gte=lowest, hand_id__lte=highest)
-    for win in fact_rows(Win, wins.order_by("hand_id", "pk")):
-        by_hand[win.hand_id].append(win)
+    win_hand, win_id = win.column(Win, "hand"), win.column(Win, "id")
+    wins = (
+        f"FROM {win.table} INNER JOIN {hand.table} ON {hand.column(Hand, 'id')} = {win_hand} "
+        f"WHERE {of_games} AND {win_hand} BETWEEN %s AND %s ORDER BY {win_hand}, {win_id}"
+    )
+    for row in fact_rows(Win, wins, [*hanchan_ids, lowest, highest]):
+        by_hand[row.hand_id].append(row)
     for row in rows:
         by_game[row.hanchan_id].append((row, by_hand.get(row.pk, [])))
     return by_game
