@@ -33,6 +33,11 @@ class LogLine:
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
 
+    @property
+    def by_seat(self) -> list[tuple[int, int]]:
+        """Each seat's gain and score after the hand, in seat order (the log's four cells)."""
+        return list(zip(self.deltas, self.scores, strict=True))
+
 
 @dataclass
 class GameView:
