@@ -110,9 +110,12 @@ def public_game_or_404(user: Any, pk: int) -> Hanchan:
     ``visible_game_or_404`` answer (a members-only event's game asks an anonymous visitor to log in;
     a game that does not exist is a 404), read once instead of twice — the page is cached, so these
     queries are most of what a reload costs."""
-    hanchan = games_for(Event.objects.all()).filter(pk=pk).first()
-    if hanchan is None:
-        raise Http404("No such game.")
+    # Any event's game (the visibility is checked below): no subquery of every event, and no ORDER BY,
+    # which first() took from the game's default order.
+    try:
+        hanchan = Hanchan.objects.select_related("event", "event__club").get(pk=pk)
+    except Hanchan.DoesNotExist:
+        raise Http404("No such game.") from None
     if hanchan.event.visibility == Event.Visibility.MEMBERS and not user.is_authenticated:
         raise LoginRequired("This game belongs to an event visible to members only.")
     return hanchan
