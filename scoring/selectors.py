@@ -126,7 +126,8 @@ def game_view(hanchan: Hanchan) -> GameView:
     the final result's penalties when it is shown)."""
     rules = hanchan.event.rules
     # In seat order by the query itself: a seat's default order (its game's, then seat) joins the game.
-    seats = list(hanchan.seats.select_related("player", "on_behalf_of").order_by("seat"))
+    # The players' names only: nothing shown reads a substitute's absent player, only its id.
+    seats = list(hanchan.seats.select_related("player").order_by("seat"))
     names = [s.player.display_name for s in seats]
     stored = stored_hands(hanchan) if hanchan.entry_mode == Hanchan.EntryMode.HANDS else []
     hands = [engine_hand(row, wins) for row, wins in stored]
