@@ -78,11 +78,13 @@ def finish(
     summary: str,
     reason: str = "",
     automatic: bool = False,
+    facts: sync.GameFacts | None = None,
 ) -> None:
     """Mark a locked game finished, write its results from ``played`` (the replay of its stored hands,
-    which the caller already has) and say so in the history (``automatic``: by the hand that ended it)."""
+    which the caller already has; ``facts``: the game's facts too, see ``sync.rebuild``) and say so in
+    the history (``automatic``: by the hand that ended it)."""
     bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
-    refresh_results(game, played)
+    refresh_results(game, played, facts)
     history.log(
         event=game.event,
         hanchan=game,
@@ -227,7 +229,7 @@ def record_hand(
         after=engine.hand_to_dict(hand),
     )
     if played.finished:
-        finish(game, played, user=user, summary=gettext(AUTO_FINISHED), automatic=True)
+        finish(game, played, user=user, summary=gettext(AUTO_FINISHED), automatic=True, facts=facts)
     else:
         bump(game)
     hanchan.version = game.version

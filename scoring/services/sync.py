@@ -60,11 +60,17 @@ def refresh(hanchan: Hanchan) -> engine.Replay | None:
     return rebuild([hanchan]).replays.get(hanchan.pk)
 
 
-def refresh_results(hanchan: Hanchan, played: engine.Replay | None) -> None:
+def refresh_results(hanchan: Hanchan, played: engine.Replay | None, facts: GameFacts | None = None) -> None:
     """Rewrite the game's seat results only, from a replay of its current hands (``None`` for a game
     entered as final scores, or to replay it here): for a change of status, where the hands' cached
-    rows are already right."""
-    rebuild([hanchan], hands=False, replays={hanchan.pk: played} if played is not None else None)
+    rows are already right. ``facts``: the game's facts as a rebuild in this transaction left them (see
+    :func:`rebuild`), instead of read again."""
+    rebuild(
+        [hanchan],
+        hands=False,
+        replays={hanchan.pk: played} if played is not None else None,
+        facts={hanchan.pk: facts} if facts is not None else None,
+    )
 
 
 def final_result(hanchan: Hanchan, played: engine.Replay | None) -> engine.FinalResult | None:
@@ -200,7 +206,7 @@ class _Writes:
     wins: list[tuple[int, int]] = field(default_factory=list)  # points, id
     rewritten_hands: list[int] = field(default_factory=list)  # their per-seat rows are replaced (by hand)
     seat_rows: list[tuple[Any, ...]] = field(default_factory=list)  # in _SEAT_FIELDS order
-    results_of: list[int] = field(default_factory=list)  # games whose results are replaced
+    results_of: list[int] = field(default_factory=list)  # games whose stored results are replaced
     results: list[tuple[Any, ...]] = field(default_factory=list)
     changed_games: list[Hanchan] = field(default_factory=list)  # results changed: ratings too
     players: set[int] = field(default_factory=set)
@@ -359,9 +365,11 @@ def _derive_results(game: GameFacts, played: engine.Replay | None, out: _Writes)
         return
     out.players.update(r[1] for r in game.results)
     out.players.update(r[1] for r in new)
-    out.results_of.append(hanchan.pk)
+    if game.results:  # none stored, none to delete
+        out.results_of.append(hanchan.pk)
     out.results.extend((hanchan.pk, hanchan.event_id, *r) for r in new)
     out.changed_games.append(hanchan)
+    game.results = new  # as they are once written: the facts stay true for a later rebuild
 
 
 # -- writing --------------------------------------------------------------------------------------------
@@ -505,9 +513,9 @@ def _write(out: _Writes, game_ids: list[int]) -> None:
     _insert(HandSeat, [name.removesuffix("_id") for name in _SEAT_FIELDS], out.seat_rows)
     if game_ids:
         _recredit(game_ids)
-    if out.results_of:
-        for chunk in _chunks(out.results_of):
-            SeatResult.objects.filter(hanchan__in=chunk).delete()
+    for chunk in _chunks(out.results_of):
+        SeatResult.objects.filter(hanchan__in=chunk).delete()
+    if out.results:
         names = ("hanchan", "event", *(n.removesuffix("_id") for n in _RESULT_FIELDS))
         prepared: dict[Any, Any] = {}  # a game's four seats share its finish time: prepared once
         rows = []
@@ -574,8 +582,10 @@ def rebuild(
     ``replays`` when the caller has them. ``facts``: each game's facts as :func:`read` gave them to the
     caller, who holds the game's lock, with the caller's change applied, instead of read here; a hand
     appended without a primary key (``hand_row``, its wins from ``win_rows``) is inserted here with
-    its derived values, once the replay found it legal. The games whose results changed get their
-    ratings rebuilt after the commit, and the events and players concerned get new results versions.
+    its derived values, once the replay found it legal. The facts are left as the rows now stand (the
+    new hands with their keys, the results as written), so the same transaction may pass them again.
+    The games whose results changed get their ratings rebuilt after the commit, and the events and
+    players concerned get new results versions.
     """
     with _collector_paused():
         return _rebuild(hanchans, hands=hands, replays=replays, facts=facts)

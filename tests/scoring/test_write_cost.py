@@ -23,7 +23,7 @@ from scoring import services
 from scoring.engine import Hand, Win
 from scoring.engine.record import MAX_HANDS
 from scoring.models import Hand as HandRow
-from scoring.models import HandSeat
+from scoring.models import HandSeat, SeatResult
 from scoring.records import hand_row
 from scoring.services import sync
 from scoring.services.sync import refresh
@@ -169,3 +169,26 @@ def test_saving_a_hand_costs_a_fixed_number_of_statements(event, players, organi
     # the per-seat rows it could not have had yet were deleted.
     assert len(statements) == 21, "\n".join(sql[:100] for sql in statements)
     assert sum(sql.startswith("SELECT") for sql in statements) == 11
+
+
+@pytest.mark.django_db
+def test_the_hand_that_ends_a_game_reads_its_facts_once(event, players, organiser):
+    """The last hand finishes the game and writes its results from the facts the hand's own rebuild
+    left (32 statements until 2026-11-26, the facts read a second time; now 22), and every cached row
+    is then what a rebuild derives."""
+    game = services.start_game(event=event, players=players[:4], user=organiser)
+    for n in range(8):  # a non-dealer wins each hand: the deal moves on, South 4 ends the game
+        game = Hanchan.objects.select_related("event").get(pk=game.pk)
+        with CaptureQueriesContext(connection) as queries:
+            services.record_hand(
+                hanchan=game, hand=Hand.ron((n + 2) % 4, Win((n + 1) % 4, 2, 30)), user=organiser
+            )
+    game = Hanchan.objects.select_related("event").get(pk=game.pk)
+    assert game.status == Hanchan.Status.FINISHED
+    statements = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 22, "\n".join(sql[:100] for sql in statements)
+    assert sum('FROM "scoring_hand"' in sql for sql in statements) == 1
+    with transaction.atomic():
+        done = sync.rebuild([game])
+    assert (done.hands_written, done.results_written) == (0, 0)
+    assert SeatResult.objects.filter(hanchan=game).count() == 4
