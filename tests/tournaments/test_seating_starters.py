@@ -119,3 +119,50 @@ def test_max_rounds_without_repeats():
         10,
         33,
     ]
+
+
+def test_the_88_player_starter_is_the_radical_difference_family_of_its_docstring():
+    """Z_87 = Z_3 × Z_29 (by the Chinese remainder theorem); the base tables are B, μB, …, μ^6 B with
+    μ = 16 (order 7 mod 29) acting on the Z_29 part, each with its shifts by 29 and 58."""
+    q, mu, base = 29, 16, [(0, 1), (1, 2), (1, 9), (0, 27)]
+    assert pow(mu, 7, q) == 1 and all(pow(mu, e, q) != 1 for e in range(1, 7))
+
+    def point(a: int, b: int) -> int:
+        return next(x for x in range(3 * q) if x % 3 == a and x % q == b)
+
+    tables = {frozenset({0, q, 2 * q, 3 * q})}  # X0 (code 87) with the subgroup of order 3
+    for i in range(7):
+        block = [point(a, b * pow(mu, i, q) % q) for a, b in base]
+        tables |= {frozenset((x + h) % (3 * q) for x in block) for h in (0, q, 2 * q)}
+    starter = STARTERS[88]
+    assert (starter.m, starter.n_rounds) == (87, 29)
+    assert set(map(frozenset, starter.tables)) == tables
+
+
+def _mapped(starter: Starter, level_map, fixed_map) -> set[frozenset[int]]:
+    """The base class's tables moved by ``x_l -> level_map(l, x)``, ``X_i -> X_fixed_map(i)``."""
+    m, finite = starter.m, starter.levels * starter.m
+
+    def move(p: int) -> int:
+        if p >= finite:
+            return finite + fixed_map(p - finite)
+        level, x = level_map(p // m, p % m)
+        return level * m + x % m
+
+    return {frozenset(map(move, table)) for table in starter.tables}
+
+
+@pytest.mark.parametrize("n_players", [48, 60, 72, 76, 84, 96])
+def test_tau_symmetric_starters_are_mapped_onto_themselves_by_tau(n_players):
+    starter = STARTERS[n_players]
+    tau = _mapped(starter, lambda level, x: ((level + 1) % 3, x), lambda i: (i + 1) % starter.fixed)
+    assert tau == set(map(frozenset, starter.tables))
+
+
+@pytest.mark.parametrize(("n_players", "u"), [(44, 9), (56, 7)])
+def test_sigma_symmetric_starters_are_mapped_onto_themselves_by_sigma(n_players, u):
+    starter = STARTERS[n_players]
+    assert (starter.levels, starter.fixed, starter.m) == (3, 2, (n_players - 2) // 3)
+    assert pow(u, 3, starter.m) == 1
+    sigma = _mapped(starter, lambda level, x: ((level + 1) % 3, u * x), lambda i: i)
+    assert sigma == set(map(frozenset, starter.tables))

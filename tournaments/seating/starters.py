@@ -18,15 +18,32 @@ player meets over the ``m`` rounds:
   every pair meets exactly once (the symmetry of Denniston's packings of PG(3, 3) for 40 players);
 * three levels, three fixed points, ``m = n/3 - 1`` (``n ≡ 0 mod 12``): a resolvable 4-GDD with groups
   of three, everyone meets all but two others;
-* for ``n ≡ 8 mod 12`` the maximum ``(n - 2) / 3`` would be a resolvable 4-GDD of type 2^(n/2) (all but
-  one other met); with more fixed points (which never meet each other) a starter gives fewer rounds,
-  and that is what :data:`STARTERS` records there (44 players: 12 of 14). For 32 players the maximum,
-  10 rounds, comes from a different symmetry: :mod:`.orbits`.
+* three levels, two fixed points, ``m = (n - 2) / 3`` (``n ≡ 8 mod 12``): a resolvable 4-GDD of type
+  2^(n/2), everyone meets all but one other — the two fixed points never meet, nor ``x`` and ``x + m/2``
+  of one level (that difference is forbidden above). For 32 players (``m = 10``) no such starter is
+  known; its maximum, 10 rounds, comes from a different symmetry: :mod:`.orbits`.
 
 *1-rotational* starters use one level of ``m = 3R`` points and one fixed point, shifted only ``R``
 times: their base class is mapped onto itself by the shift ``R`` (its tables come in threes ``B, B + R,
 B + 2R``, and ``X0`` sits with ``0, R, 2R``), so the shift ``t + R`` repeats round ``t``. Fewer base
 tables to find, which is why the larger resolvable BIBDs are recorded this way.
+
+*τ-symmetric* starters are the same idea on three levels: the base class is mapped onto itself by
+``τ: x_l -> x_(l+1), X_i -> X_(i+1)``, so its tables come in threes ``B, τB, τ²B`` (with one fixed point,
+``X0`` sits with ``0a 0b 0c``). Only a third of the tables are unknowns, which is what let a constraint
+solver find the starters of 72 to 84 players in seconds to minutes. With two fixed points (``n ≡ 8 mod
+12``) τ cannot work — both ``X`` tables would be τ-invariant, ``X0 xa xb xc`` and ``X1 ya yb yc``, and
+use the same three differences — so the *σ-symmetric* starters of 44 and 56 players use
+``σ: x_l -> (u·x)_(l+1)`` instead, with ``u`` of order 3 modulo ``m`` (9 modulo 14, 7 modulo 18), which
+fixes both ``X`` and gives their tables different differences.
+
+The *radical* starter of 88 players is a classical difference-family construction rather than a search:
+in the 1-rotational form over ``Z_87 = Z_3 × Z_29`` its base tables are ``B, μB, ..., μ^6 B`` (and their
+shifts by 29 and 58), where ``μ`` multiplies the ``Z_29`` part by an element of order 7. One table of
+four points, ``B = {(0, 1), (1, 2), (1, 9), (0, 27)}`` in ``Z_3 × Z_29`` with ``μ = 16``, is the whole
+unknown; it was found by trying every candidate (under a second) for the two conditions left: its four
+``Z_29`` parts lie in the four cosets of ``<μ>``, and its twelve differences in twelve distinct classes
+``(Z_3 part, coset of <μ>)``.
 
 The starters of :data:`STARTERS` were found by :func:`find_starter` (a tabu search on the base class,
 seeded, pure Python), by the same search on the 1-rotational form, or by the same model given to a
@@ -252,6 +269,7 @@ _WRITTEN: dict[int, tuple[int, int | None, str]] = {
     # players: (m, shifts or None for all m, base class). How each was found: "search" is
     # find_starter's tabu search; "tau-symmetric" the same search restricted to base classes that
     # (x, l) -> (x, l + 1), X_i -> X_(i+1) maps onto themselves (a third of the unknowns);
+    # "sigma-symmetric" likewise with (x, l) -> (u x, l + 1) and the X fixed (module docstring);
     # "1-rotational search" the same search on the Z_3R form of the module docstring; "CP-SAT" the
     # same model (a partition of the points, each difference at most once) given to a constraint
     # solver. The tests develop every one and check it.
@@ -277,11 +295,11 @@ _WRITTEN: dict[int, tuple[int, int | None, str]] = {
         "X0 0a 13a 26a | 14a 31a 34a 38a | 3a 28a 36a 37a | 7a 17a 19a 35a | 4a 6a 22a 33a"
         " | 9a 20a 30a 32a | 15a 23a 24a 29a | 5a 8a 12a 27a | 1a 18a 21a 25a | 2a 10a 11a 16a",
     ),
-    44: (  # CP-SAT
-        12,
+    44: (  # CP-SAT, sigma-symmetric
+        14,
         None,
-        "X7 7a 11b 11c | X6 10a 9b 5c | X5 3a 5b 9c | X4 4a 0b 3c | X3 11a 4b 2c | X2 8a 6b 1c"
-        " | X1 6a 3b 8c | X0 0a 1b 0c | 9a 6c 7c 10c | 2b 7b 10b 4c | 1a 2a 5a 8b",
+        "X1 8a 2b 4c | X0 7a 7b 7c | 2a 4a 6b 13c | 5a 4b 8b 12c | 1b 13b 10c 11c | 1a 6a 5c 9c"
+        " | 10a 3b 2c 8c | 0b 1c 3c 6c | 9a 12a 13a 0c | 3a 11a 9b 12b | 0a 5b 10b 11b",
     ),
     48: (  # search, tau-symmetric
         15,
@@ -296,6 +314,62 @@ _WRITTEN: dict[int, tuple[int, int | None, str]] = {
         "X0 0a 17a 34a | 1a 13a 42a 50a | 2a 21a 46a 49a | 6a 24a 37a 48a | 25a 33a 35a 47a"
         " | 9a 39a 44a 45a | 22a 27a 28a 43a | 3a 14a 23a 41a | 7a 20a 31a 40a | 12a 15a 19a 38a"
         " | 4a 29a 32a 36a | 8a 16a 18a 30a | 5a 10a 11a 26a",
+    ),
+    56: (  # CP-SAT, sigma-symmetric
+        18,
+        None,
+        "X1 6a 6b 6c | X0 4a 10b 16c | 7a 12b 15c 17c | 17b 7c 8c 14c | 14a 0c 10c 13c"
+        " | 11a 15a 13b 12c | 2a 8a 13a 11c | 3a 16b 5c 9c | 9a 17a 3b 4c | 10a 9b 11b 3c"
+        " | 0b 4b 7b 2c | 12a 5b 15b 1c | 5a 1b 2b 14b | 0a 1a 16a 8b",
+    ),
+    60: (  # search, tau-symmetric
+        19,
+        None,
+        "X2 5a 16b 0c | X1 16a 0b 5c | X0 0a 5b 16c | 8b 1c 4c 18c | 6a 2c 11c 17c | 13a 14a 7c 15c"
+        " | 7b 15b 13c 14c | 9a 3b 10b 12c | 12a 9b 3c 10c | 3a 10a 12b 9c | 1a 4a 18a 8c"
+        " | 2b 11b 17b 6c | 8a 1b 4b 18b | 7a 15a 13b 14b | 2a 11a 17a 6b",
+    ),
+    72: (  # CP-SAT, tau-symmetric
+        23,
+        None,
+        "X2 1a 15b 0c | X1 15a 0b 1c | X0 0a 1b 15c | 6a 4b 10c 22c | 8b 13c 20c 21c | 5a 9b 2c 19c"
+        " | 3b 7b 16b 18c | 11a 12c 14c 17c | 18a 3c 7c 16c | 12b 14b 17b 11c | 2a 19a 5b 9c"
+        " | 13a 20a 21a 8c | 4a 10b 22b 6c | 9a 2b 19b 5c | 10a 22a 6b 4c | 8a 13b 20b 21b"
+        " | 3a 7a 16a 18b | 12a 14a 17a 11b",
+    ),
+    76: (  # CP-SAT, tau-symmetric
+        25,
+        None,
+        "X0 0a 0b 0c | 13a 21b 12c 24c | 14b 17b 16c 23c | 8a 4b 11c 22c | 12a 24a 13b 21c"
+        " | 10a 15a 5c 20c | 6a 2c 18c 19c | 16a 23a 14c 17c | 5b 20b 10c 15c | 21a 12b 24b 13c"
+        " | 1a 3a 7a 9c | 4a 11b 22b 8c | 9b 1c 3c 7c | 2b 18b 19b 6c | 11a 22a 8b 4c"
+        " | 14a 17a 16b 23b | 5a 20a 10b 15b | 9a 1b 3b 7b | 2a 18a 19a 6b",
+    ),
+    84: (  # CP-SAT, tau-symmetric
+        27,
+        None,
+        "X2 1a 3b 0c | X1 3a 0b 1c | X0 0a 1b 3c | 25a 10b 17b 26c | 10a 17a 26b 25c | 2c 15c 18c 24c"
+        " | 9a 12b 19c 23c | 5a 20a 14c 22c | 8a 16b 4c 21c | 14b 22b 5c 20c | 26a 25b 10c 17c"
+        " | 4a 21a 8b 16c | 6a 7a 11c 13c | 19a 23a 9b 12c | 12a 19b 23b 9c | 16a 4b 21b 8c"
+        " | 11b 13b 6c 7c | 2b 15b 18b 24b | 14a 22a 5b 20b | 11a 13a 6b 7b | 2a 15a 18a 24a",
+    ),
+    88: (  # radical (module docstring)
+        87,
+        29,
+        "X0 0a 29a 58a | 16a 32a 55a 86a | 1a 2a 38a 85a | 28a 45a 61a 84a | 8a 21a 51a 83a"
+        " | 10a 71a 77a 82a | 4a 12a 46a 81a | 25a 37a 50a 80a | 22a 54a 66a 79a | 18a 40a 64a 78a"
+        " | 11a 35a 49a 76a | 23a 33a 41a 75a | 3a 26a 57a 74a | 5a 7a 14a 73a | 44a 63a 65a 72a"
+        " | 17a 52a 62a 70a | 6a 20a 47a 69a | 42a 48a 53a 68a | 27a 30a 31a 67a | 9a 56a 59a 60a"
+        " | 15a 34a 36a 43a | 13a 19a 24a 39a",
+    ),
+    96: (  # search, tau-symmetric
+        31,
+        None,
+        "X2 6a 24b 0c | X1 24a 0b 6c | X0 0a 6b 24c | 3b 8c 26c 30c | 16b 17c 28c 29c"
+        " | 13a 7b 23b 27c | 10a 20c 22c 25c | 27a 13b 7c 23c | 5a 19b 14c 21c | 14a 21a 5b 19c"
+        " | 15a 4c 12c 18c | 17a 28a 29a 16c | 4b 12b 18b 15c | 7a 23a 27b 13c | 9a 2b 1c 11c"
+        " | 20b 22b 25b 10c | 2a 1b 11b 9c | 19a 14b 21b 5c | 8a 26a 30a 3c | 1a 11a 9b 2c"
+        " | 3a 8b 26b 30b | 16a 17b 28b 29b | 4a 12a 18a 15b | 20a 22a 25a 10b",
     ),
 }
 
