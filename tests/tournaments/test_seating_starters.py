@@ -159,7 +159,7 @@ def test_tau_symmetric_starters_are_mapped_onto_themselves_by_tau(n_players):
     assert tau == set(map(frozenset, starter.tables))
 
 
-@pytest.mark.parametrize(("n_players", "u"), [(44, 9), (56, 7)])
+@pytest.mark.parametrize(("n_players", "u"), [(44, 9), (56, 7), (80, 3)])
 def test_sigma_symmetric_starters_are_mapped_onto_themselves_by_sigma(n_players, u):
     starter = STARTERS[n_players]
     assert (starter.levels, starter.fixed, starter.m) == (3, 2, (n_players - 2) // 3)

@@ -30,12 +30,13 @@ tables to find, which is why the larger resolvable BIBDs are recorded this way.
 
 *τ-symmetric* starters are the same idea on three levels: the base class is mapped onto itself by
 ``τ: x_l -> x_(l+1), X_i -> X_(i+1)``, so its tables come in threes ``B, τB, τ²B`` (with one fixed point,
-``X0`` sits with ``0a 0b 0c``). Only a third of the tables are unknowns, which is what let a constraint
-solver find the starters of 72 to 84 players in seconds to minutes. With two fixed points (``n ≡ 8 mod
-12``) τ cannot work — both ``X`` tables would be τ-invariant, ``X0 xa xb xc`` and ``X1 ya yb yc``, and
-use the same three differences — so the *σ-symmetric* starters of 44 and 56 players use
-``σ: x_l -> (u·x)_(l+1)`` instead, with ``u`` of order 3 modulo ``m`` (9 modulo 14, 7 modulo 18), which
-fixes both ``X`` and gives their tables different differences.
+``X0`` sits with ``0a 0b 0c``). Only a third of the tables are unknowns, which is what let a search or a
+constraint solver find the starters of 60 to 96 players in seconds to minutes. With two fixed points
+(``n ≡ 8 mod 12``) τ cannot work — both ``X`` tables would be τ-invariant, ``X0 xa xb xc`` and ``X1 ya
+yb yc``, and use the same three differences — so the *σ-symmetric* starters of 44, 56 and 80 players
+use ``σ: x_l -> (u·x)_(l+1)`` instead, with ``u`` of order 3 modulo ``m`` (9 modulo 14, 7 modulo 18, 3
+modulo 26), which fixes both ``X`` and gives their tables different differences. For 68 and 92 players
+(``m`` = 22 and 30) no such ``u`` exists.
 
 The *radical* starter of 88 players is a classical difference-family construction rather than a search:
 in the 1-rotational form over ``Z_87 = Z_3 × Z_29`` its base tables are ``B, μB, ..., μ^6 B`` (and their
@@ -344,6 +345,14 @@ _WRITTEN: dict[int, tuple[int, int | None, str]] = {
         " | 10a 15a 5c 20c | 6a 2c 18c 19c | 16a 23a 14c 17c | 5b 20b 10c 15c | 21a 12b 24b 13c"
         " | 1a 3a 7a 9c | 4a 11b 22b 8c | 9b 1c 3c 7c | 2b 18b 19b 6c | 11a 22a 8b 4c"
         " | 14a 17a 16b 23b | 5a 20a 10b 15b | 9a 1b 3b 7b | 2a 18a 19a 6b",
+    ),
+    80: (  # search, sigma-symmetric
+        26,
+        None,
+        "X1 9a 1b 3c | X0 21a 11b 7c | 18a 6b 1c 25c | 11a 4b 13c 24c | 12b 23b 0c 23c"
+        " | 24a 15b 21b 22c | 10a 8b 13b 21c | 6a 10b 14b 20c | 14a 20b 11c 19c | 3a 23a 2b 18c"
+        " | 0a 17a 10c 17c | 8a 18b 4c 16c | 5c 9c 14c 15c | 13a 20a 7b 12c | 5a 7a 16b 8c"
+        " | 2a 9b 17b 6c | 12a 22a 24b 2c | 4a 25a 0b 25b | 3b 5b 19b 22b | 1a 15a 16a 19a",
     ),
     84: (  # CP-SAT, tau-symmetric
         27,
