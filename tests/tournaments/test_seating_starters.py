@@ -152,7 +152,7 @@ def _mapped(starter: Starter, level_map, fixed_map) -> set[frozenset[int]]:
     return {frozenset(map(move, table)) for table in starter.tables}
 
 
-@pytest.mark.parametrize("n_players", [48, 60, 72, 76, 84, 96])
+@pytest.mark.parametrize("n_players", [48, 60, 72, 76, 84, 96, 100])
 def test_tau_symmetric_starters_are_mapped_onto_themselves_by_tau(n_players):
     starter = STARTERS[n_players]
     tau = _mapped(starter, lambda level, x: ((level + 1) % 3, x), lambda i: (i + 1) % starter.fixed)

@@ -31,7 +31,7 @@ tables to find, which is why the larger resolvable BIBDs are recorded this way.
 *τ-symmetric* starters are the same idea on three levels: the base class is mapped onto itself by
 ``τ: x_l -> x_(l+1), X_i -> X_(i+1)``, so its tables come in threes ``B, τB, τ²B`` (with one fixed point,
 ``X0`` sits with ``0a 0b 0c``). Only a third of the tables are unknowns, which is what let a search or a
-constraint solver find the starters of 60 to 96 players in seconds to minutes. With two fixed points
+constraint solver find the starters of 60 to 100 players in seconds to minutes. With two fixed points
 (``n ≡ 8 mod 12``) τ cannot work — both ``X`` tables would be τ-invariant, ``X0 xa xb xc`` and ``X1 ya
 yb yc``, and use the same three differences — so the *σ-symmetric* starters of 44, 56 and 80 players
 use ``σ: x_l -> (u·x)_(l+1)`` instead, with ``u`` of order 3 modulo ``m`` (9 modulo 14, 7 modulo 18, 3
@@ -379,6 +379,15 @@ _WRITTEN: dict[int, tuple[int, int | None, str]] = {
         " | 15a 4c 12c 18c | 17a 28a 29a 16c | 4b 12b 18b 15c | 7a 23a 27b 13c | 9a 2b 1c 11c"
         " | 20b 22b 25b 10c | 2a 1b 11b 9c | 19a 14b 21b 5c | 8a 26a 30a 3c | 1a 11a 9b 2c"
         " | 3a 8b 26b 30b | 16a 17b 28b 29b | 4a 12a 18a 15b | 20a 22a 25a 10b",
+    ),
+    100: (  # search, tau-symmetric
+        33,
+        None,
+        "X0 0a 0b 0c | 9b 18b 31b 32c | 32a 9c 18c 31c | 26a 4c 22c 30c | 2a 16a 1b 29c"
+        " | 10a 20b 27c 28c | 4b 22b 30b 26c | 3a 6b 23c 25c | 12a 7c 19c 24c | 13a 11c 15c 21c"
+        " | 27a 28a 10b 20c | 8a 5b 14c 17c | 1a 29b 2c 16c | 11b 15b 21b 13c | 7b 19b 24b 12c"
+        " | 20a 27b 28b 10c | 5a 14b 17b 8c | 23a 25a 3b 6c | 14a 17a 8b 5c | 6a 23b 25b 3c"
+        " | 29a 2b 16b 1c | 9a 18a 31a 32b | 4a 22a 30a 26b | 11a 15a 21a 13b | 7a 19a 24a 12b",
     ),
 }
 
