@@ -3,6 +3,7 @@
 Readable by anyone who may see the event; members-only events need a login: an anonymous visitor is
 sent to the login page (and back), a logged-in one who may not see the page gets a 404."""
 
+import functools
 import re
 from collections.abc import Callable
 from functools import wraps
@@ -46,7 +47,7 @@ from scoring.ratings import current_ratings
 from scoring.selectors import game_view, public_game_or_404
 from scoring.standings import hidden_after_round, latest_games, public_options, round_in_play, standings
 from scoring.statistics import PlayerPage, player_page
-from scoring.tables import UNRANKED_PREFIX, configured_tables, csv_rows, export_rows
+from scoring.tables import UNRANKED_PREFIX, StandingsTable, configured_tables, csv_rows, export_rows
 
 View = Callable[..., HttpResponse]
 
@@ -145,13 +146,18 @@ def _player_etag(request: HttpRequest, pk: int, chart: str = "") -> str | None:
 
 
 def bounded_paging(request: HttpRequest) -> HttpRequest:
-    """Drop the standings tables' ``page``/``per_page`` values that are not sane whole numbers.
+    """Drop the standings tables' ``page``/``per_page`` values that are not sane whole numbers, and
+    ``sort`` values that name no sortable column.
 
-    django-tables2 reads them straight from the query string, and a page size of 0 or -1 crashes its
-    paginator: they go through a bounded form first, and whatever it refuses is ignored (the defaults
-    apply), as a link with a stray parameter should be."""
+    django-tables2 reads them straight from the query string: a page size of 0 or -1 crashes its
+    paginator, and a sort key it does not know it tries as a path into the row. They go through a
+    bounded form or the table's columns first, and whatever is refused is ignored (the defaults apply),
+    as a link with a stray parameter should be."""
     query = request.GET.copy()
     for prefix in ("", UNRANKED_PREFIX):
+        key = f"{prefix}sort"
+        if key in query and not _known_sort(query.get(key, "")):
+            del query[key]
         for name in ("page", "per_page"):
             key = f"{prefix}{name}"
             if key in query:
@@ -163,6 +169,16 @@ def bounded_paging(request: HttpRequest) -> HttpRequest:
                     query[key] = str(form.cleaned_data[name])
     request.GET = query
     return request
+
+
+@functools.cache
+def _sortable_columns() -> frozenset[str]:
+    return frozenset(column.name for column in StandingsTable([]).columns if column.orderable)
+
+
+def _known_sort(value: str) -> bool:
+    """Whether a ``sort`` value is sortable columns of the standings table, each maybe after a ``-``."""
+    return all(part.removeprefix("-") in _sortable_columns() for part in value.split(","))
 
 
 @login_for_members_only
