@@ -174,6 +174,21 @@ def test_constructions_give_perfect_rounds(n_players, n_rounds):
     assert (q.repeated_pairs, q.max_meetings, q.wind_imbalance) == (0, 1, 0)
 
 
+def test_past_every_construction_the_search_starts_from_each_and_keeps_the_best(monkeypatch):
+    """68 players: a starter gives 21 rounds, TD(4, 17) 17 of another shape; for 22 rounds both are
+    searched from, and the schedule is the better of the two — better here than the starter alone."""
+    from tournaments.seating import generator
+    from tournaments.seating.search import meeting_matrix, pair_cost
+
+    found = generator.constructions(68, 22, random.Random(1))
+    assert [(len(rounds), complete) for rounds, complete in found] == [(21, False), (17, False)]
+    both = generate(68, 22, seed=3)
+    monkeypatch.setattr(generator, "transversal_rounds", lambda q, wanted, rng: [])
+    starter_only = generate(68, 22, seed=3)
+    assert pair_cost(meeting_matrix(68, both.rounds)) < pair_cost(meeting_matrix(68, starter_only.rounds))
+    assert quality(both, 68).wind_imbalance == quality(starter_only, 68).wind_imbalance == 0
+
+
 def test_search_budget_only_trades_quality_for_time():
     """With no search at all the schedule is still valid with exact winds (construction + greedy)."""
     schedule = generate(24, 8, time_budget_iterations=0)

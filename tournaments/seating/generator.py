@@ -16,33 +16,41 @@ from .winds import balance_winds
 Rounds = list[list[list[int]]]
 
 
+def constructions(n: int, wanted: int, rng: random.Random) -> list[tuple[Rounds, bool]]:
+    """The known constructions for ``n`` players, each as ``(rounds, complete)`` — rounds with no
+    repeated pair, and whether every pair meets exactly once over them — the most rounds first.
+
+    A cyclic starter (:mod:`.starters`, up to ``floor((n - 1) / 3)`` rounds) or rounds fixed by a group
+    of translations (:mod:`.orbits`: 32 players, 10 rounds); the affine geometry AG(d, 4) for 16 and 64
+    players (complete, 5 and 21 rounds); a resolvable transversal design TD(4, n/4) (up to ``wanted``
+    and ``n/4`` rounds, its columns built on demand), listed when it gives more rounds than the others
+    or when none gives ``wanted`` rounds nor is complete: then each is a different starting point for the
+    search past them (see :func:`generate`).
+    """
+    found: list[tuple[Rounds, bool]] = []
+    dimension = {16: 2, 64: 3}.get(n)
+    if dimension is not None:
+        found.append((affine_rounds(dimension), True))
+    recorded = [develop(STARTERS[n])] if n in STARTERS else []
+    recorded += [develop_family(FAMILIES[n])] if n in FAMILIES else []
+    found += [(rounds, n * (n - 1) // 2 == len(rounds) * (n // TABLE_SIZE) * 6) for rounds in recorded]
+    found.sort(key=lambda c: -len(c[0]))
+    q = n // TABLE_SIZE
+    longest, complete = (len(found[0][0]), found[0][1]) if found else (0, False)
+    if longest < min(wanted, q) or (longest < wanted and not complete):
+        transversal = transversal_rounds(q, wanted, rng)
+        if transversal:
+            found.append((transversal, False))
+            found.sort(key=lambda c: -len(c[0]))
+    return found
+
+
 def perfect_rounds(n: int, wanted: int, rng: random.Random) -> tuple[Rounds, bool]:
     """As many rounds with no repeated pair as a known construction gives for ``n`` players (at most
     ``wanted`` for the transversal designs, whose columns are built on demand), and whether they are
-    *complete*: every pair meets exactly once over them.
-
-    In order of preference: a cyclic starter (:mod:`.starters`, up to ``floor((n - 1) / 3)`` rounds)
-    or rounds fixed by a group of translations (:mod:`.orbits`: 32 players, 10 rounds); the affine
-    geometry AG(d, 4) for 16 and 64 players (complete, 5 and 21 rounds); a resolvable transversal
-    design TD(4, n/4) (up to ``n/4`` rounds). The one with most rounds wins.
-    """
-    best: Rounds = []
-    complete = False
-    dimension = {16: 2, 64: 3}.get(n)
-    if dimension is not None:
-        best, complete = affine_rounds(dimension), True
-    recorded = [develop(STARTERS[n])] if n in STARTERS else []
-    recorded += [develop_family(FAMILIES[n])] if n in FAMILIES else []
-    for rounds in recorded:
-        if len(rounds) > len(best):
-            best = rounds
-            complete = n * (n - 1) // 2 == len(best) * (n // TABLE_SIZE) * 6
-    q = n // TABLE_SIZE
-    if len(best) < min(wanted, q):
-        transversal = transversal_rounds(q, wanted, rng)
-        if len(transversal) > len(best):
-            best, complete = transversal, False
-    return best, complete
+    *complete*: every pair meets exactly once over them. The longest of :func:`constructions`."""
+    found = constructions(n, wanted, rng)
+    return found[0] if found else ([], False)
 
 
 def _relabelled(rounds: Rounds, n: int, rng: random.Random) -> Rounds:
@@ -69,7 +77,8 @@ def generate(
     power. Beyond that, a complete design (every pair met once: 16, 28, 40, 52, 64, … players) is
     repeated in turn, so no pair meets k+1 times before every pair has met k times; otherwise the extra
     rounds are drawn greedily and a seeded tabu search spreads the repeats as evenly as it can
-    (``sum over pairs of C(times_met, 2)`` as low as it finds).
+    (``sum over pairs of C(times_met, 2)`` as low as it finds), once from each construction of
+    :func:`constructions` (a starter's rounds, a transversal design's), keeping the best.
 
     Winds: exactly balanced by :func:`~tournaments.seating.balance_winds`. Every round, the first
     included, is a seeded random draw (players are relabelled at random), so indices may be assigned in
@@ -95,16 +104,30 @@ def generate(
     if time_budget_iterations < 0:
         raise ValueError("time_budget_iterations must not be negative")
     rng = random.Random(seed)
-    perfect, complete = perfect_rounds(n_players, n_rounds, rng)
-    rng.shuffle(perfect)
-    perfect = _relabelled(perfect, n_players, rng)
-    if n_rounds <= len(perfect):
-        rounds = perfect[:n_rounds]
-    elif complete:
-        rounds = [perfect[r % len(perfect)] for r in range(n_rounds)]
-    else:
-        start = greedy(n_players, n_rounds, rng, perfect)
+    found = constructions(n_players, n_rounds, rng) or [([], False)]
+    perfect, complete = found[0]
+    if n_rounds <= len(perfect) or complete:
+        rng.shuffle(perfect)
+        perfect = _relabelled(perfect, n_players, rng)
+        if n_rounds <= len(perfect):
+            rounds = perfect[:n_rounds]
+        else:
+            rounds = [perfect[r % len(perfect)] for r in range(n_rounds)]
+        return Schedule(tidy(balance_winds(rounds)))
+    # Past every construction: a search from each (the longest is not always the best start — 68 players
+    # over 22 rounds end with 20 repeated pairs from TD(4, 17)'s 17 rounds, 39 from a starter's 21),
+    # keeping the fewest repeats; the first found wins a tie.
+    bound = pair_cost_lower_bound(n_players, n_rounds)
+    steps = step_budget(n_players, n_rounds, time_budget_iterations)
+    best: tuple[int, Rounds] | None = None
+    for start_rounds, _ in found:
+        rng.shuffle(start_rounds)
+        start = greedy(n_players, n_rounds, rng, _relabelled(start_rounds, n_players, rng))
         search = TabuSearch(start, n_players, rng)
-        steps = step_budget(n_players, n_rounds, time_budget_iterations)
-        rounds = search.run(steps, pair_cost_lower_bound(n_players, n_rounds))
-    return Schedule(tidy(balance_winds(rounds)))
+        rounds = search.run(steps, bound)
+        if best is None or search.best_cost < best[0]:
+            best = (search.best_cost, rounds)
+        if best[0] <= bound:
+            break
+    assert best is not None
+    return Schedule(tidy(balance_winds(best[1])))
