@@ -13,9 +13,16 @@ unbalanced winds or repeats above the target.
 
     python bench/seating.py                          # --table: every size of the seating goals
     python bench/seating.py --players 32 48 64 --rounds 8 [--seed S] [--repeat 3] [--search-only]
+    python bench/seating.py --grid [--grid-players 16 172] [--grid-rounds 2 15] [--step 4]
+    python bench/seating.py --teams 16 [--team-size 4] [--rounds 8]
 
 With ``--search-only`` it also times the tabu search alone from a greedy start, without the
-constructions, to show how much they are worth. Exits 1 if any size missed.
+constructions, to show how much they are worth. ``--grid`` runs every size from 16 to 172 players (every
+``--step``: 4, or 1 to include sizes padded with substitute seats) over 2 to 15 rounds, once each, and
+prints the three figures — repeats, wind imbalance, fewest shared opponents against
+``seating.shared_opponents_bound`` — with the time, then a summary per size. ``--teams T`` seats T teams
+of ``--team-size`` players (players ``0..S-1`` are a team, and so on) and reports teammates seated
+together too. Exits 1 if any size missed.
 """
 
 from __future__ import annotations
@@ -89,9 +96,12 @@ def search_only(n: int, rounds: int, seed: int) -> seating.Schedule:
     return seating.Schedule(winds.balance_winds(best))
 
 
-def report(label: str, seconds: float, schedule: seating.Schedule, n: int) -> bool:
-    """Print one row; True unless the row MISSED."""
-    q = seating.quality(schedule, n)
+def report(
+    label: str, seconds: float, schedule: seating.Schedule, n: int, groups: list[list[int]] | None = None
+) -> bool:
+    """Print one row; True unless the row MISSED (with ``groups``: teammates together count as missed
+    whenever every team fits the tables)."""
+    q = seating.quality(schedule, n, groups=groups)
     rounds = schedule.n_rounds
     zero_possible = rounds <= seating.max_rounds_without_repeats(n)
     target = 0 if zero_possible else seating.repeated_pairs_lower_bound(n, rounds)
@@ -103,13 +113,60 @@ def report(label: str, seconds: float, schedule: seating.Schedule, n: int) -> bo
         ok = in_time
         verdict = "spread" if ok else "MISSED"
     shared = "-" if q.min_shared_opponents is None else str(q.min_shared_opponents)
+    teams = ""
+    if groups is not None:
+        teams = f"teammates together {q.teammates_together}   "
+        tables = len(schedule.rounds[0])
+        if q.teammates_together and all(len(g) <= tables for g in groups):
+            ok, verdict = False, "MISSED"
     print(
-        f"{label:<24} {seconds:7.3f} s   repeats {q.repeated_pairs:4d} (target {target:4d})   "
+        f"{label:<24} {seconds:7.3f} s   {teams}repeats {q.repeated_pairs:4d} (target {target:4d})   "
         f"max meetings {q.max_meetings}   wind imbalance {q.wind_imbalance:3d}   "
         f"min shared opponents {shared:>3}   {verdict}",
         flush=True,
     )
     return ok
+
+
+def grid(players: range, rounds: range, seed: int) -> bool:
+    """One row per size (``n`` real players, padded to a multiple of 4) and a summary per ``n``: the
+    worst gap between the fewest shared opponents and its bound, repeats above the target, wind
+    imbalance and the slowest time. True unless a row missed."""
+    all_ok = True
+    summary = []
+    for n in players:
+        seats = seating.padded_count(n)
+        worst_gap: tuple[int, int, int, int] | None = None  # (gap, rounds, min shared, bound)
+        slowest, extra, imbalance = 0.0, 0, 0
+        for r in rounds:
+            start = time.perf_counter()
+            schedule = seating.generate(seats, r, seed=seed)
+            seconds = time.perf_counter() - start
+            q = seating.quality(schedule, n)
+            zero = r <= seating.max_rounds_without_repeats(seats)
+            target = 0 if zero else seating.repeated_pairs_lower_bound(seats, r)
+            bound = seating.shared_opponents_bound(seats, r) if seats == n else None
+            shared = q.min_shared_opponents
+            ok = seconds < GOAL and q.perfect_winds and (not zero or q.repeated_pairs == 0)
+            all_ok &= ok
+            slowest = max(slowest, seconds)
+            extra += max(0, q.repeated_pairs - target) if zero else 0
+            imbalance += q.wind_imbalance
+            if bound is not None and shared is not None:
+                gap = (bound - shared, r, shared, bound)
+                worst_gap = gap if worst_gap is None or gap[0] > worst_gap[0] else worst_gap
+            print(
+                f"{n:4d} x {r:2d}  {seconds:6.3f} s  repeats {q.repeated_pairs:4d} (target {target:4d})  "
+                f"winds {q.wind_imbalance:2d}  min shared {'-' if shared is None else shared:>3} "
+                f"(bound {'-' if bound is None else bound:>3})  {'OK' if ok else 'MISSED'}",
+                flush=True,
+            )
+        summary.append((n, worst_gap, extra, imbalance, slowest))
+    print("\nplayers  worst min shared vs bound (rounds)  repeats over target  wind imbalance  slowest")
+    for n, gap, extra, imbalance, slowest in summary:
+        where = "-" if gap is None else f"{gap[2]:3d} of {gap[3]:3d} ({gap[1]:2d} rounds)"
+        print(f"{n:7d}  {where:>34}  {extra:19d}  {imbalance:14d}  {slowest:6.3f} s")
+    return all_ok
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,7 +179,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--search-only", action="store_true", help="also time the search without constructions"
     )
+    parser.add_argument("--grid", action="store_true", help="every size 16..172 players x 2..15 rounds")
+    parser.add_argument("--grid-players", type=int, nargs=2, default=(16, 172), metavar=("LOW", "HIGH"))
+    parser.add_argument("--grid-rounds", type=int, nargs=2, default=(2, 15), metavar=("LOW", "HIGH"))
+    parser.add_argument("--step", type=int, default=4, help="--grid: players step (1 includes padded sizes)")
+    parser.add_argument("--teams", type=int, help="seat this many teams kept apart")
+    parser.add_argument("--team-size", type=int, default=4)
     args = parser.parse_args(argv)
+    if args.grid:
+        low, high = args.grid_players
+        first, last = args.grid_rounds
+        return 0 if grid(range(low, high + 1, args.step), range(first, last + 1), args.seed) else 1
+    if args.teams:
+        n = args.teams * args.team_size
+        seats = seating.padded_count(n)
+        groups = [list(range(t * args.team_size, (t + 1) * args.team_size)) for t in range(args.teams)]
+        rounds = args.rounds or 8
+        seconds, schedule = best_of(
+            lambda: seating.generate(seats, rounds, seed=args.seed, groups=groups), args.repeat
+        )
+        label = f"{args.teams} teams of {args.team_size}, {rounds} rounds"
+        return 0 if report(label, seconds, schedule, n, groups) else 1
     if args.players and args.table:
         parser.error("give either --players or --table")
     if args.players:

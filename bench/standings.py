@@ -17,7 +17,10 @@ of ``--repeat``; pages through Django's test ``Client``, so middleware, view, se
    and players, hands, wins);
 4. a rebuild of every cached row from the hand records: ``scoring.services.sync.refresh`` over every
    hanchan in one transaction (hand derived columns, per-seat hand rows, seat results), and the single
-   ratings rebuild that transaction schedules after its commit; then ``rebuild_all_ratings`` on its own;
+   ratings rebuild the background worker then does for it; then ``rebuild_all_ratings`` on its own;
+5. saving a hand (the whole POST), and correcting a hand of the season's first game and of its newest
+   one through the correction form: the request (issue 25's goal: under a second) and then the worker's
+   ratings rebuild (``background.worker.run_ready`` in this process, as ``manage.py worker`` would);
 
 and prints page ÷ raw SQL (the goal is 3 or less), the number of queries each page makes, the time those
 queries took inside the page, and hands per second for the rebuilds. Figures are printed, never asserted.
@@ -357,29 +360,24 @@ def import_games(event: Any, people: list[Any], tables: list[tuple[int, ...]], r
 @dataclass
 class RebuildTiming:
     seconds: float  # the rebuild, in one transaction, commit included
-    ratings: float  # the ratings rebuild that transaction scheduled, run after the commit
+    ratings: float  # the worker's ratings rebuild for what that transaction marked, run after the commit
     hands_written: int
     results_written: int
 
 
 def rebuild_league(event: Any) -> RebuildTiming:
     """``sync.rebuild_event``: every cached row of every game, read, replayed, compared and written where
-    it differs (set-based), in one transaction; then the ratings rebuild it scheduled for the games whose
-    results changed."""
-    from django.db import transaction
-
+    it differs (set-based), in one transaction; then the background worker's ratings rebuild for the
+    games whose results changed (``run_ready``, in this process, as a worker would right after)."""
+    from background.worker import run_ready
     from scoring.services import sync
 
-    marks: dict[str, float] = {}
     started = time.perf_counter()
-    with transaction.atomic():
-        # Registered before the rebuild schedules the ratings rebuild, so it runs first after the commit.
-        transaction.on_commit(lambda: marks.setdefault("committed", time.perf_counter()))
-        done = sync.rebuild_event(event)
+    done = sync.rebuild_event(event)
+    committed = time.perf_counter()
+    run_ready()
     ended = time.perf_counter()
-    return RebuildTiming(
-        marks["committed"] - started, ended - marks["committed"], done.hands_written, done.results_written
-    )
+    return RebuildTiming(committed - started, ended - committed, done.hands_written, done.results_written)
 
 
 def wipe_cached_rows(event: Any) -> None:
@@ -493,6 +491,75 @@ def measure_hand_saves(
         assert game.hands.count() == 12 and engine is not None
         times.append((spent, cpu))
     return times
+
+
+def measure_exports(client: Any, event: Any) -> None:
+    """The whole league's exports (issue 25: run them in a task if they are slow): the standings CSV as
+    the page's download link serves it, and ``export_games`` (every game as a record)."""
+    from django.core.management import call_command
+
+    print("\nexports of the whole league, best of 1")
+    start = time.perf_counter()
+    response = client.get(f"/events/{event.slug}/standings.csv")
+    csv_seconds = time.perf_counter() - start
+    print(
+        f"  standings CSV (the page's link)  {csv_seconds * 1000:7.0f} ms  "
+        f"{len(response.content) / 1024:6.0f} kB"
+    )
+    sink = io.StringIO()
+    start = time.perf_counter()
+    call_command("export_games", event=event.slug, stdout=sink)
+    print(
+        f"  export_games (the command)      {time.perf_counter() - start:7.1f} s   "
+        f"{len(sink.getvalue()) / 2**20:6.0f} MB"
+    )
+
+
+CORRECTION_TRIES = 12  # hands of a game tried until a correction is legal (a changed hand may end it early)
+
+
+def measure_correction(client: Any, game_id: int) -> tuple[float, float, int] | None:
+    """(request seconds, worker seconds, hand number) of correcting one hand of game ``game_id`` through
+    the correction form: the POST until its redirect (what the organiser waits for), then the background
+    worker's drain that rebuilds the ratings it changed (``background.worker.run_ready``, in this
+    process). A hand of the first few whose han moved by one is kept if the game stays legal; None if
+    none does."""
+    from django.db.models import Max
+
+    from background.models import Pending
+    from background.worker import run_ready
+    from league.models import Hanchan
+    from scoring.models import Hand
+    from scoring.records import engine_hand
+
+    game = Hanchan.objects.get(pk=game_id)
+    rows = Hand.objects.filter(hanchan=game).prefetch_related("wins").order_by("number")[:CORRECTION_TRIES]
+    for row in rows:
+        hand = engine_hand(row, row.wins.all())
+        if not _simple(hand) or hand.result == "draw" or hand.wins[0].yakuman:
+            continue
+        win = hand.wins[0]
+        for han in (win.han + 1, win.han - 1):
+            if han < 1 or han > 12 or (han < 2 and win.fu == 20):
+                continue
+            data = hand_post(hand, Hanchan.objects.get(pk=game_id).version)
+            data["han"] = han
+            data["correction_reason"] = "benchmark: han miscounted"
+            start = time.perf_counter()
+            response = client.post(f"/manage/games/{game_id}/hands/{row.number}/", data)
+            spent = time.perf_counter() - start
+            if response.status_code != 302:
+                continue
+            marked = Pending.objects.filter(kind="ratings").aggregate(n=Max("pk"))["n"] is not None
+            start = time.perf_counter()
+            run_ready()
+            worker = time.perf_counter() - start
+            for left in Pending.objects.all():
+                print(f"  left after the worker: {left} attempts {left.attempts}: {left.last_error[-600:]}")
+            if not marked:
+                print("  the correction marked no ratings rebuild (its results did not change)")
+            return spent, worker, row.number
+    return None
 
 
 # -- the raw SQL floors ---------------------------------------------------------------------------------
@@ -735,6 +802,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replace", action="store_true", help="drop the --database-url database first")
     parser.add_argument("--keep", action="store_true", help="keep the database (and say where it is)")
     parser.add_argument("--profile", action="store_true", help="per page: queries by time and a cProfile")
+    parser.add_argument(
+        "--saves-only",
+        action="store_true",
+        help="build the league, then only the hand saves and the corrections (no pages, rebuilds, exports)",
+    )
     args = parser.parse_args(argv)
     players = args.players or (100 if args.quick else 500)
     games = args.games or (1000 if args.quick else 20_000)
@@ -817,129 +889,140 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
     assert RatingChange.objects.count() == 4 * games * 2 * 2
 
     client = Client()
-    # The pages to measure: the player with the most games, the game with the most hands.
-    busiest = (
-        SeatResult.objects.filter(event=event)
-        .values("player_id")
-        .annotate(n=Count("pk"))
-        .order_by("-n", "player_id")
-        .first()
-    )
-    player_id, player_games = busiest["player_id"], busiest["n"]
-    player_hands = HandSeat.objects.filter(player_id=player_id).count()
-    game_id, game_hands = (
-        Hanchan.objects.filter(event=event)
-        .annotate(n=Count("hands"))
-        .order_by("-n", "pk")
-        .values_list("pk", "n")
-        .first()
-    )
-
-    def player_floor() -> int:
-        return run_sql(
-            (HAND_STATS_SQL, player_id),
-            (RESULTS_SQL, player_id),
-            *((sql, player_id) for sql in PLAYER_LIST_SQL),
+    same, pages = True, []
+    if not args.saves_only:
+        # The pages to measure: the player with the most games, the game with the most hands.
+        busiest = (
+            SeatResult.objects.filter(event=event)
+            .values("player_id")
+            .annotate(n=Count("pk"))
+            .order_by("-n", "player_id")
+            .first()
+        )
+        player_id, player_games = busiest["player_id"], busiest["n"]
+        player_hands = HandSeat.objects.filter(player_id=player_id).count()
+        game_id, game_hands = (
+            Hanchan.objects.filter(event=event)
+            .annotate(n=Count("hands"))
+            .order_by("-n", "pk")
+            .values_list("pk", "n")
+            .first()
         )
 
-    pages = [
-        measure_page(
-            client,
-            f"standings ({players} players)",
-            f"/events/{event.slug}/",
-            lambda: run_sql((STANDINGS_SQL, event.pk)),
-            args.repeat,
-        ),
-        measure_page(
-            client,
-            f"player ({player_games} games, {player_hands:,} hands)",
-            f"/players/{player_id}/",
-            player_floor,
-            args.repeat,
-        ),
-        # The page's charts are SVGs of their own (the page links them as <img>): the first of the four
-        # draws them all from the same data, the others come from the cache.
-        measure_page(
-            client,
-            "  its 4 charts (1st SVG: all drawn)",
-            f"/players/{player_id}/charts/cumulative.svg",
-            player_floor,
-            args.repeat,
-        ),
-        measure_page(
-            client,
-            f"game ({game_hands} hands)",
-            f"/games/{game_id}/",
-            lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
-            args.repeat,
-        ),
-        measure_page(
-            client,
-            "  its chart (SVG)",
-            f"/games/{game_id}/chart.svg",
-            lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
-            args.repeat,
-        ),
-    ]
-    print(f"\npages, best of {args.repeat} (goal: a cold page ÷ its raw SQL ≤ {GOAL:g})")
-    print(
-        f"  {'page':<36} {'cold':>10} {'raw SQL':>10} {'ratio':>8}  {'queries':>7} "
-        f"{'in queries':>10}  {'HTML':>6}  {'warm':>9} {'queries':>7}"
-    )
-    for p in pages:
+        def player_floor() -> int:
+            return run_sql(
+                (HAND_STATS_SQL, player_id),
+                (RESULTS_SQL, player_id),
+                *((sql, player_id) for sql in PLAYER_LIST_SQL),
+            )
+
+        pages = [
+            measure_page(
+                client,
+                f"standings ({players} players)",
+                f"/events/{event.slug}/",
+                lambda: run_sql((STANDINGS_SQL, event.pk)),
+                args.repeat,
+            ),
+            measure_page(
+                client,
+                f"player ({player_games} games, {player_hands:,} hands)",
+                f"/players/{player_id}/",
+                player_floor,
+                args.repeat,
+            ),
+            # The page's charts are SVGs of their own (the page links them as <img>): the first of the four
+            # draws them all from the same data, the others come from the cache.
+            measure_page(
+                client,
+                "  its 4 charts (1st SVG: all drawn)",
+                f"/players/{player_id}/charts/cumulative.svg",
+                player_floor,
+                args.repeat,
+            ),
+            measure_page(
+                client,
+                f"game ({game_hands} hands)",
+                f"/games/{game_id}/",
+                lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
+                args.repeat,
+            ),
+            measure_page(
+                client,
+                "  its chart (SVG)",
+                f"/games/{game_id}/chart.svg",
+                lambda: run_sql(*((sql, game_id) for sql in GAME_SQL)),
+                args.repeat,
+            ),
+        ]
+        print(f"\npages, best of {args.repeat} (goal: a cold page ÷ its raw SQL ≤ {GOAL:g})")
         print(
-            f"  {p.label:<36} {p.page * 1000:7.1f} ms {p.sql * 1000:7.2f} ms {p.ratio:7.1f}×  "
-            f"{p.queries:7d} {p.query_time * 1000:7.1f} ms  {p.size / 1024:4.0f} kB  "
-            f"{p.warm * 1000:6.2f} ms {p.warm_queries:7d}"
+            f"  {'page':<36} {'cold':>10} {'raw SQL':>10} {'ratio':>8}  {'queries':>7} "
+            f"{'in queries':>10}  {'HTML':>6}  {'warm':>9} {'queries':>7}"
         )
-    client.get("/")
-    empty, _ = best_of(lambda: client.get("/"), args.repeat)
-    print(f"  {'(reference: the home page, no data)':<36} {empty * 1000:7.1f} ms")
-    print(
-        "  cold: Client.get with the page cache emptied first, middleware to rendered HTML; warm: the\n"
-        "  same with the page's body in the cache; raw SQL: the hand-written floor through\n"
-        "  connection.cursor(); in queries: the page's own queries as Django's debug cursor times them\n"
-        "  (SQLite's fetching is not in it, and each query is rounded to the ms: --profile re-times them)"
-    )
+        for p in pages:
+            print(
+                f"  {p.label:<36} {p.page * 1000:7.1f} ms {p.sql * 1000:7.2f} ms {p.ratio:7.1f}×  "
+                f"{p.queries:7d} {p.query_time * 1000:7.1f} ms  {p.size / 1024:4.0f} kB  "
+                f"{p.warm * 1000:6.2f} ms {p.warm_queries:7d}"
+            )
+        client.get("/")
+        empty, _ = best_of(lambda: client.get("/"), args.repeat)
+        print(f"  {'(reference: the home page, no data)':<36} {empty * 1000:7.1f} ms")
+        print(
+            "  cold: Client.get with the page cache emptied first, middleware to rendered HTML; warm: the\n"
+            "  same with the page's body in the cache; raw SQL: the hand-written floor through\n"
+            "  connection.cursor(); in queries: the page's own queries as Django's debug cursor times them\n"
+            "  (SQLite's fetching is not in it, and each query is rounded to the ms: --profile re-times them)"
+        )
 
-    print("\nrebuild every cached row from the hand records (sync.rebuild_event, one transaction)")
-    before = fingerprint(event)
-    check = rebuild_league(event)
-    unchanged = fingerprint(event) == before and check.hands_written == 0 and check.results_written == 0
-    print(
-        f"  every row checked, none wrong   {check.seconds:7.1f} s  {hands / check.seconds:>8,.0f} hands/s "
-        f"{games / check.seconds:>6,.0f} games/s  (wrote {check.hands_written} hands, "
-        f"{check.results_written} results)"
-    )
-    timings = []
-    for _ in range(args.rebuild_repeat):
-        wipe_cached_rows(event)
-        timings.append(rebuild_league(event))
-    timing = min(timings, key=lambda t: t.seconds)
-    same = fingerprint(event) == before
-    print(
-        f"  every row lost, all rewritten   {timing.seconds:7.1f} s  {hands / timing.seconds:>8,.0f} hands/s "
-        f"{games / timing.seconds:>6,.0f} games/s  ({timing.hands_written:,} hands, "
-        f"{timing.results_written:,} results written; goal ≥ {REBUILD_GOAL:,} hands/s)"
-    )
-    print(f"  + the ratings rebuild it queues {timing.ratings:7.1f} s")
-    sample = min(games, 500)
-    per_game = refresh_games(event, sample)
-    sample_hands = Hand.objects.filter(hanchan__in=league.hanchan_ids[:sample]).count()
-    print(
-        f"  refresh() game by game ({sample})  {per_game:7.1f} s  {sample_hands / per_game:>8,.0f} hands/s "
-        f"{sample / per_game:>6,.0f} games/s  (the services' path, one game a call)"
-    )
-    ratings, report = best_of(rebuild_all_ratings, args.rebuild_repeat)
-    print(
-        f"  rebuild_all_ratings             {ratings:7.1f} s  {hands / ratings:>8,.0f} hands/s "
-        f"{games / ratings:>6,.0f} games/s  ({report.rows_written:,} rows, {report.scopes} scopes)"
-    )
-    same = same and unchanged and fingerprint(event) == before
-    print(
-        "  cached rows after the rebuilds: "
-        + ("identical to the ones the league was built with" if same else "DIFFERENT from the built ones!")
-    )
+        print("\nrebuild every cached row from the hand records (sync.rebuild_event, one transaction)")
+        before = fingerprint(event)
+        check = rebuild_league(event)
+        unchanged = fingerprint(event) == before and check.hands_written == 0 and check.results_written == 0
+        print(
+            f"  every row checked, none wrong   {check.seconds:7.1f} s  "
+            f"{hands / check.seconds:>8,.0f} hands/s "
+            f"{games / check.seconds:>6,.0f} games/s  (wrote {check.hands_written} hands, "
+            f"{check.results_written} results)"
+        )
+        timings = []
+        for _ in range(args.rebuild_repeat):
+            wipe_cached_rows(event)
+            timings.append(rebuild_league(event))
+        timing = min(timings, key=lambda t: t.seconds)
+        same = fingerprint(event) == before
+        print(
+            f"  every row lost, all rewritten   {timing.seconds:7.1f} s  "
+            f"{hands / timing.seconds:>8,.0f} hands/s "
+            f"{games / timing.seconds:>6,.0f} games/s  ({timing.hands_written:,} hands, "
+            f"{timing.results_written:,} results written; goal ≥ {REBUILD_GOAL:,} hands/s)"
+        )
+        print(
+            f"  + the worker's ratings rebuild  {timing.ratings:7.1f} s  (queued by it, run after its commit)"
+        )
+        sample = min(games, 500)
+        per_game = refresh_games(event, sample)
+        sample_hands = Hand.objects.filter(hanchan__in=league.hanchan_ids[:sample]).count()
+        print(
+            f"  refresh() game by game ({sample})  {per_game:7.1f} s  "
+            f"{sample_hands / per_game:>8,.0f} hands/s "
+            f"{sample / per_game:>6,.0f} games/s  (the services' path, one game a call)"
+        )
+        ratings, report = best_of(rebuild_all_ratings, args.rebuild_repeat)
+        print(
+            f"  rebuild_all_ratings             {ratings:7.1f} s  {hands / ratings:>8,.0f} hands/s "
+            f"{games / ratings:>6,.0f} games/s  ({report.rows_written:,} rows, {report.scopes} scopes)"
+        )
+        same = same and unchanged and fingerprint(event) == before
+        print(
+            "  cached rows after the rebuilds: "
+            + (
+                "identical to the ones the league was built with"
+                if same
+                else "DIFFERENT from the built ones!"
+            )
+        )
 
     if connection.vendor == "postgresql":
         # The rebuilds above rewrote a million rows: what autovacuum does after that (as after the
@@ -954,6 +1037,31 @@ def run(args: argparse.Namespace, db: BenchDatabase, players: int, games: int) -
         f"{statistics.median(walls) * 1000:.1f} ms (CPU {statistics.median(cpus) * 1000:.1f} ms), "
         f"p90 {sorted(walls)[int(len(walls) * 0.9)] * 1000:.1f} ms; goal ≤ {SAVE_GOAL_MS} ms median"
     )
+
+    if not args.saves_only:
+        measure_exports(client, event)
+
+    # A correction in the season's first game (every later rating is rebuilt) and in its newest one,
+    # through the correction form: the request, then the worker's rebuild (issue 25: < 1 s in the request).
+    from django.contrib.auth import get_user_model
+
+    organiser = Client()
+    organiser.force_login(get_user_model().objects.get(username="bench-organiser"))
+    finished = Hanchan.objects.filter(event=event, status=Hanchan.Status.FINISHED, entry_mode="hands")
+    print("\ncorrecting a hand through the correction form (the request; then the worker's ratings rebuild)")
+    for label, game in (
+        ("the season's first game", finished.order_by("finished_at", "pk").first()),
+        ("the newest game", finished.order_by("-finished_at", "-pk").first()),
+    ):
+        figures = measure_correction(organiser, game.pk)
+        if figures is None:
+            print(f"  {label:<26} no hand of the first {CORRECTION_TRIES} could be corrected legally")
+            continue
+        request, worker, number = figures
+        print(
+            f"  {label:<26} hand {number:>2}: request {request * 1000:7.0f} ms (goal < 1000 ms); "
+            f"worker's rebuild {worker:6.2f} s"
+        )
 
     if args.profile:
         for p in pages:

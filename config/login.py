@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.forms import AuthenticationForm, UsernameField
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.forms import TextInput
 from django.http import HttpRequest
+from django.utils.translation import gettext
 
 USERNAME_MAX = 150  # django.contrib.auth.models.User.username
 AXES_USERNAME_MAX = 255  # axes.models.AccessAttempt.username
@@ -27,6 +29,20 @@ class LoginForm(AuthenticationForm):
         max_length=USERNAME_MAX, widget=TextInput(attrs={"autofocus": True, "maxlength": USERNAME_MAX})
     )
 
+    def confirm_login_allowed(self, user: Any) -> None:
+        """A player who signed up by e-mail (django-allauth) logs in here only once their address is
+        confirmed, as on the players' log-in: otherwise a made-up address would be an account. Accounts
+        without any e-mail address on record (organisers made in the admin) log in as before."""
+        super().confirm_login_allowed(user)
+        from allauth.account.models import EmailAddress
+
+        addresses = EmailAddress.objects.filter(user=user)
+        if addresses.exists() and not addresses.filter(verified=True).exists():
+            raise ValidationError(
+                gettext("Confirm your e-mail address first: open the link of the message we sent you."),
+                code="unconfirmed",
+            )
+
     def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
         field = self.fields["username"]
@@ -37,9 +53,13 @@ class LoginForm(AuthenticationForm):
 def axes_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
     """The username django-axes records for a failed login: without NUL characters and cut to its
     column's length, whatever login form it came from."""
-    username = (credentials or {}).get("username")
+    credentials = credentials or {}
+    # Organisers log in with a username; players (django-allauth) with an e-mail address, posted as
+    # "login" and passed on as "email".
+    username = credentials.get("username") or credentials.get("email")
     if username is None and request is not None:
-        username = getattr(request, "POST", {}).get("username")
+        posted = getattr(request, "POST", {})
+        username = posted.get("username") or posted.get("login")
     if username is None:
         return None
     return str(username).replace("\x00", "")[:AXES_USERNAME_MAX]

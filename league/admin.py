@@ -5,7 +5,7 @@ locks the game, checks its version, replays it and keeps history. The admin must
 path around that: clubs, players, events and registrations are edited here (their forms run
 ``full_clean``, the same validation as the services), but games, their seats and the history are
 read-only, each page linking to the manage page where the real change is made ("Edit on the game page").
-This app may not import ``scoring`` (design.md: dependencies point one way); ``scoring.admin`` reuses
+This app may not import ``scoring`` (docs/architecture.md §2: layers point one way); ``scoring.admin`` reuses
 ``ReadOnlyAdmin`` below for its own models.
 """
 
@@ -14,16 +14,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
+from . import history
 from .engine_text import rules_in_words as rules_text
 from .forms import EventAdminForm
 from .models import Club, Event, Hanchan, HistoryEntry, Player, Registration, Seat
+from .permissions import can_edit_player
+from .services import RESULTS_SETTINGS
+from .versions import bump_results
 
 
 def game_manage_url(hanchan_id: int) -> str:
@@ -106,14 +110,33 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "given_name", "family_name", "ema_number", "country", "club", "user"]
-    list_filter = ["country", "club"]
+    list_display = [
+        "display_name",
+        "given_name",
+        "family_name",
+        "ema_number",
+        "country",
+        "club",
+        "visibility",
+        "user",
+    ]
+    list_filter = ["country", "club", "visibility"]
     search_fields = ["display_name", "given_name", "family_name", "=ema_number"]
     list_select_related = ["club", "user"]
     autocomplete_fields = ["club"]
     raw_id_fields = ["user"]
     ordering = ["display_name"]
     readonly_fields = ["created_at"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Who may change a player is one rule (``league.permissions.can_edit_player``), here too."""
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or can_edit_player(request.user, obj))
+
+
+def _plain(value: Any) -> Any:
+    """A form value as the history stores it: a related row as its primary key."""
+    return value.pk if isinstance(value, Model) else value
 
 
 @admin.register(Event)
@@ -131,13 +154,40 @@ class EventAdmin(admin.ModelAdmin):
     ordering = ["-start_date", "name"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Event | None = None) -> list[str]:
-        """The ruleset is fixed once games exist: their cached results were computed under it, and only
-        the scoring services can recompute them. Before that it is a preset name or a settings object
-        (``Event.clean`` stores the effective settings)."""
-        fields = ["created_at"]
+        """The ruleset and how a substitute's games count (``RESULTS_SETTINGS``) are fixed here once
+        games exist: their cached results were computed under them, and only the scoring services can
+        recompute them (the rules page, which the "where to change them" field links to). Before that
+        the ruleset is a preset name or a settings object (``Event.clean`` stores the effective
+        settings)."""
+        fields = ["created_at", "results_version"]
         if obj is not None and obj.hanchans.exists():
-            fields += ["ruleset", "rules_in_words"]
+            fields += ["results_settings_link", "ruleset", "rules_in_words", *RESULTS_SETTINGS]
         return fields
+
+    @admin.display(description=gettext_lazy("Rules and substitutes: where to change them"))
+    def results_settings_link(self, obj: Event) -> SafeString:
+        url = reverse("scoring_manage:event_rules", args=[obj.slug])
+        return format_html(
+            '<a href="{}" class="manage-link">{}</a>',
+            url,
+            gettext("On the event's rules page, which recomputes every game's results"),
+        )
+
+    def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
+        """Save, then say so in the event's history (who changed what, old → new) and move the results
+        versions of the event and its players on, in the admin's transaction — as the manage pages'
+        ``update_event`` does — so that no cached page shows the event as it was (a new minimum of games,
+        tie-break or visibility changes the standings' reading without changing any cached row)."""
+        before = {name: _plain(form.initial.get(name)) for name in form.changed_data}
+        super().save_model(request, obj, form, change)
+        if not change or not form.changed_data:
+            return
+        after = {name: _plain(form.cleaned_data.get(name)) for name in form.changed_data}
+        old, new, summary = history.changes(before, after, form.changed_data)
+        history.log(
+            event=obj, user=request.user, action="event edited", summary=summary, before=old, after=new
+        )
+        bump_results(event_ids=[obj.pk], event_players=True)
 
     @admin.display(description=gettext_lazy("preset"))
     def preset(self, obj: Event) -> str:
@@ -242,12 +292,25 @@ class HistoryEntryAdmin(ReadOnlyAdmin):
     """The audit trail: written by the services, never edited (a history that can be rewritten proves
     nothing). Each entry links to the page of its game, or of its event."""
 
-    list_display = ["at", "event", "hanchan_id", "user", "action", "summary", "reason"]
+    list_display = ["at", "event", "hanchan_id", "user", "action_shown", "summary_shown", "reason_shown"]
     list_filter = ["action", "event"]
     search_fields = ["summary", "reason", "action", "user__username", "=hanchan__id"]
     list_select_related = ["event", "user"]
     date_hierarchy = "at"
     ordering = ["-at", "-id"]
+
+    @admin.display(description=gettext_lazy("action"), ordering="action")
+    def action_shown(self, obj: HistoryEntry) -> str:
+        return obj.action_label
+
+    @admin.display(description=gettext_lazy("summary"))
+    def summary_shown(self, obj: HistoryEntry) -> str:
+        """In the reader's language (what code wrote is stored as data, see league/phrases.py)."""
+        return obj.summary_text
+
+    @admin.display(description=gettext_lazy("reason"))
+    def reason_shown(self, obj: HistoryEntry) -> str:
+        return obj.reason_text
 
     def manage_url(self, obj: HistoryEntry) -> str:
         if obj.hanchan_id is not None:

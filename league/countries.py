@@ -1,7 +1,7 @@
 """Countries: ISO 3166 alpha-2 codes are stored; EMA pages and reports use IOC-style three-letter codes.
 
 Every country comes from django-countries (names translated, IOC codes included), so a player from any
-country can be registered. The EMA number's first two digits name the member country (rules.md §9);
+country can be registered. The EMA number's first two digits name the member country (docs/rules.md §9.1);
 the table below maps them.
 """
 

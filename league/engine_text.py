@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from scoring.engine import SETTINGS, WINDS, RecordError, Ruleset, RulesetError, Text, ruleset_from_spec
 
@@ -33,6 +33,23 @@ WIND_WORDS: tuple[Any, ...] = (
 the one translation of a seat's (or a round's) wind, for the models' seat choices, the forms and pages."""
 
 _WINDS = dict(zip(WINDS, WIND_WORDS, strict=True))
+
+PRESET_LABELS: dict[str, Any] = {
+    "ema2016": gettext_lazy("EMA 2016 (Riichi Competition Rules)"),
+    "ema2025": gettext_lazy("EMA 2025 (as 2016, with kiriage mangan)"),
+    "wrc2022": gettext_lazy("WRC 2022 (World Riichi Championship)"),
+    "mleague": gettext_lazy("M-League"),
+    "tenhou": gettext_lazy("Tenhou (online)"),
+    "mahjongsoul": gettext_lazy("Mahjong Soul (online)"),
+}
+"""The engine's presets (``scoring.engine.PRESETS``) named for people, in the reader's language: the
+select of the event forms, the rules tables and the rules-change page. Every preset has one
+(``tests/league/test_forms.py``); the engine's key is for records and the command line."""
+
+
+def preset_label(name: str) -> str:
+    """A preset's name for people in the reader's language (an unknown name is shown as it is)."""
+    return str(PRESET_LABELS.get(name, name))
 
 
 def seat_text(seat: int) -> str:

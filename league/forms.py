@@ -12,28 +12,22 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, ValidationError
 from django.http import QueryDict
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import format_lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.engine import PRESETS, SETTINGS, Ruleset, RulesetError, make_ruleset
 from scoring.engine.ruleset import POINTS_MAX
 
 from .countries import country_choices
-from .engine_text import engine_message
+from .engine_text import engine_message, preset_label
 from .models import Event, Player
-from .services import EVENT_DETAILS, PASTE_MAX_CHARS, PASTE_MAX_LINES
+from .services import EVENT_DETAILS, PASTE_MAX_CHARS, PASTE_MAX_LINES, RESULTS_SETTINGS
 
 DEFAULT_PRESET = "ema2016"
 
-# Lazy strings: shown in the reader's language (``preset_label`` and ``_words`` turn them into text).
-PRESET_LABELS: dict[str, Any] = {
-    "ema2016": gettext_lazy("EMA 2016 (Riichi Competition Rules)"),
-    "ema2025": gettext_lazy("EMA 2025 (as 2016, with kiriage mangan)"),
-    "wrc2022": gettext_lazy("WRC 2022 (World Riichi Championship)"),
-    "mleague": "M-League",
-    "tenhou": gettext_lazy("Tenhou (online)"),
-}
-
+# Lazy strings: shown in the reader's language (``_words`` turns them into text).
 # Words for choice values whose key alone reads badly (or is an English word a reader needs in their
 # language); the other values are Japanese terms (hanchan, atamahane, sanbaiman, yaku), shown as they are.
 CHOICE_WORDS: dict[str, Any] = {
@@ -60,11 +54,6 @@ POINTS_LIMIT = POINTS_MAX  # the engine's bound, so the field says it before the
 def _country_options() -> list[tuple[str, str]]:
     """Every country, named in the active language (a callable, so the language is the request's)."""
     return [("", "—"), *country_choices()]
-
-
-def preset_label(name: str) -> str:
-    """A preset's name for people (an unknown name is shown as it is)."""
-    return str(PRESET_LABELS.get(name, name))
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -208,8 +197,10 @@ class RulesForm(forms.Form):
 
     def rules_items(self) -> list[tuple[str, str]]:
         """The submitted rules as (name, value) pairs, to hand the same proposal to another page or form
-        (the confirmation's hidden inputs, the query string of scoring's rules page)."""
-        names = sorted({"preset", *SETTINGS, *(f"uma_{i}" for i in range(4))})
+        (the confirmation's hidden inputs, the query string of scoring's rules page); with them the
+        settings that decide what a substitute's game counts for (``RESULTS_SETTINGS``), which change
+        with the rules once the event has games."""
+        names = sorted({"preset", *SETTINGS, *(f"uma_{i}" for i in range(4)), *RESULTS_SETTINGS})
         items: list[tuple[str, str]] = []
         for key in names:
             if key not in self.data:
@@ -224,6 +215,56 @@ class RulesForm(forms.Form):
         for key, value in self.rules_items():
             query.appendlist(key, value)
         return query.urlencode()
+
+
+def substitute_credit_field() -> forms.ChoiceField:
+    """How a substitute's game counts for the player it replaces (the event form and the rules page)."""
+    return forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Games played by a substitute"),
+        choices=Event.SubstituteCredit.choices,
+        initial=Event.SubstituteCredit.REGISTERED,
+        help_text=gettext_lazy("Tournaments: how a substitute's game counts for the player it replaces."),
+    )
+
+
+def substitute_fixed_result_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False,
+        label=gettext_lazy("Fixed result for a replaced player"),
+        initial=0,
+        min_value=-200_000,
+        max_value=200_000,
+        help_text=gettext_lazy("In points, when substitutes earn a fixed result."),
+    )
+
+
+class EventRulesForm(RulesForm):
+    """Scoring's rules page: the rules and how a substitute's game counts, the settings that decide an
+    event's results once it has games (changed together, each game replayed under them).
+
+    A proposal without the substitute settings (a link made before they were part of it) keeps the
+    event's own."""
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, rules=event.rules, **kwargs)
+        self.event = event
+        self.fields["substitute_credit"] = substitute_credit_field()
+        self.fields["substitute_credit"].initial = event.substitute_credit
+        self.fields["substitute_fixed_result"] = substitute_fixed_result_field()
+        self.fields["substitute_fixed_result"].initial = event.substitute_fixed_result
+
+    def substitutes(self) -> dict[str, Any]:
+        """The proposed substitute settings (call after ``is_valid()``): blank ones stay as they are."""
+        credit = self.cleaned_data.get("substitute_credit") or self.event.substitute_credit
+        fixed = self.cleaned_data.get("substitute_fixed_result")
+        return {
+            "substitute_credit": credit,
+            "substitute_fixed_result": self.event.substitute_fixed_result if fixed is None else fixed,
+        }
+
+    def substitute_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in RESULTS_SETTINGS]
 
 
 class EventDetailsForm(forms.Form):
@@ -258,21 +299,8 @@ class EventDetailsForm(forms.Form):
         choices=Event.TieBreak.choices,
         initial=Event.TieBreak.POINTS_PLACEMENT_GAMES,
     )
-    substitute_credit = forms.ChoiceField(
-        required=False,
-        label=gettext_lazy("Games played by a substitute"),
-        choices=Event.SubstituteCredit.choices,
-        initial=Event.SubstituteCredit.REGISTERED,
-        help_text=gettext_lazy("Tournaments: how a substitute's game counts for the player it replaces."),
-    )
-    substitute_fixed_result = forms.IntegerField(
-        required=False,
-        label=gettext_lazy("Fixed result for a replaced player"),
-        initial=0,
-        min_value=-200_000,
-        max_value=200_000,
-        help_text=gettext_lazy("In points, when substitutes earn a fixed result."),
-    )
+    substitute_credit = substitute_credit_field()
+    substitute_fixed_result = substitute_fixed_result_field()
     ema_days = forms.IntegerField(
         required=False, label=gettext_lazy("Days (MERS)"), initial=1, min_value=1, max_value=3
     )
@@ -421,6 +449,34 @@ class EventEditForm(EventDetailsForm, RulesForm):
         if event.kind != Event.Kind.TOURNAMENT:
             for name in self.TOURNAMENT_DAY:
                 self.fields.pop(name, None)
+        elif event.standings_released_at is not None and event.standings_hidden_after_round is not None:
+            self._offer_hiding_again(event)
+
+    def _offer_hiding_again(self, event: Event) -> None:
+        """After the release, the hidden round alone says nothing any more (the public sees everything):
+        the form says so, and offers to hide the rounds after it again, right below it."""
+        when = date_format(timezone.localtime(event.standings_released_at), "DATETIME_FORMAT")
+        self.fields["standings_hidden_after_round"].help_text = gettext(
+            "Released on %(when)s: the public sees every round. A new round here hides the rounds after "
+            "it again; to hide them again after the same round, tick the box below."
+        ) % {"when": when}
+        fields = list(self.fields.items())
+        at = [name for name, _field in fields].index("standings_hidden_after_round") + 1
+        hide = forms.BooleanField(
+            required=False,
+            label=gettext_lazy("Hide the standings again"),
+            help_text=gettext_lazy(
+                "Takes back the release: the public standings stop after the round above again, until "
+                "you release them again on the tournament page."
+            ),
+        )
+        self.fields = dict([*fields[:at], ("hide_standings_again", hide), *fields[at:]])
+
+    def details(self) -> dict[str, Any]:
+        details = super().details()
+        if "hide_standings_again" in self.fields:
+            details["hide_standings_again"] = self.cleaned_data.get("hide_standings_again", False)
+        return details
 
 
 class PlayerForm(forms.Form):
@@ -478,6 +534,28 @@ class PlayerForm(forms.Form):
         }
 
 
+class PlayerEditForm(PlayerForm):
+    """A player's details as their club keeps them: those of :class:`PlayerForm` and who may see their
+    page (the player's and their club's decision, never an event's)."""
+
+    visibility = forms.ChoiceField(
+        label=gettext_lazy("Player page"),
+        choices=Player.Visibility.choices,
+        required=False,  # not sent (an older page): left as it is
+        help_text=gettext_lazy(
+            "Members only: their page needs a login, and the public pages of every event — another "
+            "club's public ones too — show their display name and results only."
+        ),
+    )
+
+    @staticmethod
+    def initial_from(player: Player) -> dict[str, Any]:
+        return {**PlayerForm.initial_from(player), "visibility": player.visibility}
+
+    def clean_visibility(self) -> str | None:
+        return self.cleaned_data.get("visibility") or None
+
+
 class RegisterPlayerForm(PlayerForm):
     """One player for an event; the service finds them among the club's players or creates them."""
 
@@ -526,6 +604,13 @@ def _field_label(key: str) -> str:
     return key.replace("_", " ")
 
 
+class WithdrawForm(forms.Form):
+    """Why a player is withdrawn (the history keeps it): required once they have played, which the
+    service checks (a form cannot know)."""
+
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False)
+
+
 def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
     """Put a service's ValidationError on the form: on the field it names when the form has that field,
     otherwise at the top of the form (so no message is ever lost)."""
@@ -556,7 +641,11 @@ class RulesetJSONField(forms.JSONField):
     def to_python(self, value: Any) -> Any:
         if isinstance(value, str) and len(value) > RULESET_JSON_MAX:
             raise ValidationError(
-                gettext_lazy("The rules hold %(count)d characters: at most %(max)d."),
+                ngettext(
+                    "The rules hold %(count)d character: at most %(max)d.",
+                    "The rules hold %(count)d characters: at most %(max)d.",
+                    len(value),
+                ),
                 code="max_length",
                 params={"count": len(value), "max": RULESET_JSON_MAX},
             )

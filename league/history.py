@@ -4,6 +4,10 @@ It lives in league because both apps write it: league's services (events, player
 scoring's (games, hands, penalties, rules). ``scoring.services.history`` re-exports it, so scoring's
 callers are unchanged. An entry stores ``before``/``after`` as JSON and a summary naming each changed
 field as "name: old → new", so the history says what changed, not only that something did.
+
+A summary or reason that code writes is a phrase (``league/phrases.py``): stored as data
+(``summary_data``, ``reason_data``) and shown in the reader's language, its English rendering kept in the
+text column; a reason a person typed is a plain string, stored and shown as typed.
 """
 
 from __future__ import annotations
@@ -14,8 +18,7 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
-
+from . import phrases
 from .models import Event, Hanchan, HistoryEntry
 from .versions import bump_results
 
@@ -23,50 +26,9 @@ SUMMARY_LENGTH = 300  # HistoryEntry.summary
 REASON_LENGTH = 300  # HistoryEntry.reason
 
 
-# How a summary names a changed field ("min games: 0 → 3"), in the writer's language. A field not listed
-# is named by its key with spaces (a ruleset's settings keep their keys: the game record's names).
-FIELD_LABELS: dict[str, Any] = {
-    # events
-    "name": gettext_lazy("name"),
-    "start_date": gettext_lazy("start date"),
-    "end_date": gettext_lazy("end date"),
-    "city": gettext_lazy("city"),
-    "country": gettext_lazy("country"),
-    "visibility": gettext_lazy("visibility"),
-    "min_games": gettext_lazy("min games"),
-    "tie_break": gettext_lazy("tie break"),
-    "substitute_credit": gettext_lazy("substitute credit"),
-    "substitute_fixed_result": gettext_lazy("substitute fixed result"),
-    "ema_days": gettext_lazy("days (MERS)"),
-    "ema_qualification": gettext_lazy("qualification required (MERS)"),
-    "round_minutes": gettext_lazy("round minutes"),
-    "table_entry": gettext_lazy("table entry"),
-    "table_entry_mode": gettext_lazy("table entry mode"),
-    "confirmation": gettext_lazy("confirmation"),
-    "standings_hidden_after_round": gettext_lazy("standings hidden after round"),
-    "standings_released_at": gettext_lazy("standings released at"),
-    "online": gettext_lazy("online"),
-    "online_lobby": gettext_lazy("online lobby"),
-    "ruleset": gettext_lazy("ruleset"),
-    # players
-    "display_name": gettext_lazy("display name"),
-    "given_name": gettext_lazy("given name"),
-    "family_name": gettext_lazy("family name"),
-    "ema_number": gettext_lazy("EMA number"),
-    "tenhou_name": gettext_lazy("Tenhou name"),
-    "mahjongsoul_name": gettext_lazy("Mahjong Soul nickname"),
-    "mahjongsoul_id": gettext_lazy("Mahjong Soul friend ID"),
-    # games (scoring's final scores)
-    "scores": gettext_lazy("scores"),
-    "sticks": gettext_lazy("sticks"),
-    "chombos": gettext_lazy("chombos"),
-    "chombo_penalties": gettext_lazy("chombo penalties"),
-}
-
-
 def field_label(name: str) -> str:
-    """A changed field as a summary names it (see ``FIELD_LABELS``)."""
-    return str(FIELD_LABELS.get(name, name.replace("_", " ")))
+    """A changed field as a summary names it (see ``league.phrases.FIELD_LABELS``)."""
+    return phrases.field_label(name)
 
 
 _VIA: ContextVar[tuple[str, str | None]] = ContextVar("history_via", default=("", None))
@@ -104,42 +66,24 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def _shown(value: Any) -> str:
-    """A value as the summary shows it: an empty value is an em dash, not a blank."""
-    if value is None or value == "" or value == []:
-        return "—"
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if isinstance(value, list):
-        return "/".join(_shown(v) for v in value)
-    if isinstance(value, dict):
-        return "{…}"  # a ruleset: the before/after JSON holds it whole
-    return str(value)
-
-
 def changes(
     before: Mapping[str, Any], after: Mapping[str, Any], fields: Iterable[str] | None = None
-) -> tuple[dict[str, Any], dict[str, Any], str]:
+) -> tuple[dict[str, Any], dict[str, Any], phrases.Phrase]:
     """The fields that differ between ``before`` and ``after``: (old values, new values, summary).
 
-    The summary lists each changed field as ``name: old → new`` (underscores read as spaces), in the
-    order of ``fields`` (or of ``after``), separated by "; "."""
+    The summary is a phrase (``league.phrases.changes``) listing each changed field as
+    ``name: old → new``, in the order of ``fields`` (or of ``after``), in the reader's language."""
     names = list(fields) if fields is not None else list(after)
     old: dict[str, Any] = {}
     new: dict[str, Any] = {}
-    parts: list[str] = []
+    items: list[tuple[str, Any, Any]] = []
     for name in names:
         a, b = jsonable(before.get(name)), jsonable(after.get(name))
         if a == b:
             continue
         old[name], new[name] = a, b
-        label = field_label(name)
-        if isinstance(a, dict) and isinstance(b, dict):  # a ruleset: name the settings that changed
-            inner = changes(a, b, [*a, *(k for k in b if k not in a)])[2]
-            parts.append(f"{label}: {inner}")
-        else:
-            parts.append(f"{label}: {_shown(a)} → {_shown(b)}")
-    return old, new, "; ".join(parts)
+        items.append((name, a, b))
+    return old, new, phrases.changes(items)
 
 
 def clip(text: str, length: int = SUMMARY_LENGTH) -> str:
@@ -148,19 +92,38 @@ def clip(text: str, length: int = SUMMARY_LENGTH) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
 
 
+Text = str | phrases.Phrase
+"""A summary or reason: a phrase (written by code) or a plain string (typed by a person)."""
+
+
+def given(value: Text | None) -> bool:
+    """Whether a reason was given: a phrase, or a string that is not blank."""
+    return phrases.is_phrase(value) or bool(str(value or "").strip())
+
+
+def _text(value: Text | None, length: int, *, typed_cut: bool = False) -> tuple[str, phrases.Phrase | None]:
+    """(the text column, the phrase column) of a summary or reason (a typed reason is cut as it is)."""
+    if phrases.is_phrase(value):
+        return clip(phrases.english(value), length), dict(value)  # type: ignore[arg-type]
+    text = str(value or "")
+    return (text[:length] if typed_cut else clip(text, length)), None
+
+
 def entry(
     *,
     event: Event,
     user: Any,
     action: str,
-    summary: str,
+    summary: Text,
     hanchan: Hanchan | None = None,
-    reason: str = "",
+    reason: Text = "",
     before: Any = None,
     after: Any = None,
 ) -> HistoryEntry:
     """An unsaved history entry, its texts cut to their columns (see ``log`` and ``log_many``)."""
     via, ip = _VIA.get()
+    summary_text, summary_data = _text(summary, SUMMARY_LENGTH)
+    reason_text, reason_data = _text(reason, REASON_LENGTH, typed_cut=True)
     return HistoryEntry(
         event=event,
         hanchan=hanchan,
@@ -168,8 +131,10 @@ def entry(
         ip=ip,
         user=acting_user(user),
         action=action[:40],
-        summary=clip(summary),
-        reason=(reason or "")[:REASON_LENGTH],
+        summary=summary_text,
+        summary_data=summary_data,
+        reason=reason_text,
+        reason_data=reason_data,
         before=jsonable(before),
         after=jsonable(after),
     )
@@ -180,13 +145,17 @@ def log(
     event: Event,
     user: Any,
     action: str,
-    summary: str,
+    summary: Text,
     hanchan: Hanchan | None = None,
-    reason: str = "",
+    reason: Text = "",
     before: Any = None,
     after: Any = None,
+    hidden_round: bool = False,
 ) -> HistoryEntry:
-    """Write one history entry; the caller holds the transaction of the change it records."""
+    """Write one history entry; the caller holds the transaction of the change it records.
+
+    ``hidden_round``: the change belongs to a round the event keeps from the public until its final
+    reveal, without a game to say so (a penalty given for the round): no public page moves."""
     made = entry(
         event=event,
         hanchan=hanchan,
@@ -198,7 +167,8 @@ def log(
         after=after,
     )
     made.save()
-    changed_pages([made])
+    if not hidden_round:
+        changed_pages([made])
     return made
 
 
@@ -213,6 +183,14 @@ def changed_pages(entries: Iterable[HistoryEntry]) -> None:
     """Every audited change may change what its event's public pages show (and, for a game, its
     players' pages): their results versions move on in the same transaction, so that no cached page
     outlives it (``scoring/cache.py``). Here rather than in each service, so that a service added later
-    cannot forget it: a change that leaves a history entry invalidates its pages."""
+    cannot forget it: a change that leaves a history entry invalidates its pages — unless it is about
+    games the public may not see yet (``league.versions.bump_results``' ``because_of``)."""
     entries = list(entries)
-    bump_results(event_ids={e.event_id for e in entries}, hanchan_ids={e.hanchan_id for e in entries})
+    about_games = [e for e in entries if e.hanchan_id is not None]
+    others = [e for e in entries if e.hanchan_id is None]
+    if others:
+        bump_results(event_ids={e.event_id for e in others})
+    if about_games:
+        # A change of a game kept hidden for a final reveal changes no public page: nothing moves.
+        games = {e.hanchan_id for e in about_games}
+        bump_results(event_ids={e.event_id for e in about_games}, hanchan_ids=games, because_of=games)

@@ -14,12 +14,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from scoring.engine import EngineError, Ruleset, ruleset_from_spec
 
+from . import phrases
 from .countries import EMA_PREFIXES
 from .engine_text import WIND_WORDS, engine_message
 
@@ -29,7 +30,7 @@ ema_number_validator = RegexValidator(
 
 
 def validate_ema_prefix(value: str) -> None:
-    """The first two digits of an EMA number name a member country (rules.md §9)."""
+    """The first two digits of an EMA number name a member country (docs/rules.md §9.1)."""
     known = set(EMA_PREFIXES) | set(getattr(settings, "TENBOU_EXTRA_EMA_PREFIXES", ()))
     if value and value[:2] not in known:
         raise ValidationError(
@@ -63,6 +64,10 @@ class Club(models.Model):
 class Player(models.Model):
     """A person who plays. The EMA number is optional (a tournament may have non-EMA players)."""
 
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", pgettext_lazy("player page", "Public")
+        MEMBERS = "members", _("Members only: the public sees the display name in standings, nothing more")
+
     display_name = models.CharField(_("display name"), max_length=80)
     given_name = models.CharField(_("given name"), max_length=80, blank=True)
     family_name = models.CharField(_("family name"), max_length=80, blank=True)
@@ -91,6 +96,30 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
+    # Whether anyone may see the player's page (name, club, country, EMA number, results), or only
+    # logged-in members: the player's and their club's decision, never an event's — another club that
+    # registers a members-only player in its public event shows their display name there, nothing more
+    # (league.permissions.require_visible_player).
+    visibility = models.CharField(
+        _("page visibility"),
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        help_text=_(
+            "Who may see the player's page. A members-only player stays members-only in every event, "
+            "another club's public ones included."
+        ),
+    )
+    # What the player's page shows beyond their display name and results, field by field: the player's
+    # own choice on their page (accounts.services.set_privacy). Whoever may read the page sees a field
+    # left public; the player and the organisers of their club and events always see every field
+    # (league.permissions.shown_fields). All public by default: the page as it always was.
+    public_full_name = models.BooleanField(_("full name public"), default=True)
+    public_club = models.BooleanField(_("club public"), default=True)
+    public_country = models.BooleanField(_("country public"), default=True)
+    public_ema_number = models.BooleanField(_("EMA number public"), default=True)
+    public_statistics = models.BooleanField(_("statistics and charts public"), default=True)
+    public_ratings = models.BooleanField(_("ratings public"), default=True)
     # Online names, so that imported Tenhou and Mahjong Soul logs find their players.
     tenhou_name = models.CharField(_("Tenhou name"), max_length=40, blank=True)
     mahjongsoul_name = models.CharField(_("Mahjong Soul nickname"), max_length=40, blank=True)
@@ -98,6 +127,9 @@ class Player(models.Model):
     # Bumped in the same transaction as every change of this player's results: the cache key of the pages
     # that show them (a cached page is never stale, and nothing waits for a timer).
     results_version = models.PositiveBigIntegerField(_("results version"), default=0, editable=False)
+    # Moved with it by every change other than results (a registration, a visibility, a reveal): the part
+    # of a page's key that a stale page may never cross (league/versions.py, league/wholepage.py).
+    shown_version = models.PositiveBigIntegerField(_("shown version"), default=0, editable=False)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
@@ -162,6 +194,17 @@ class Event(models.Model):
         _("tie break"), max_length=40, choices=TieBreak.choices, default=TieBreak.POINTS_PLACEMENT_GAMES
     )
 
+    playoff_first_round = models.PositiveSmallIntegerField(
+        _("play-off from round"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "A league with a play-off: its first round. The season's standings count the games before it "
+            "(or without a round number); the play-off's stages count the rest (tournaments/stages.py)."
+        ),
+    )
+
     class SubstituteCredit(models.TextChoices):
         REGISTERED = "registered", _("The registered player gets the substitute's result")
         FIXED = "fixed", _("The registered player gets a fixed result")
@@ -219,6 +262,16 @@ class Event(models.Model):
     standings_released_at = models.DateTimeField(
         _("standings released at"), null=True, blank=True, editable=False
     )
+    stage_hidden_after_round = models.PositiveSmallIntegerField(
+        _("a stage hides the standings after round"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "Kept by the stages' own hidden standings (tournaments.reveal): the earliest round after which a "
+            "stage not yet released hides its rounds."
+        ),
+    )
 
     # -- online events -------------------------------------------------------------------------------
     class Online(models.TextChoices):
@@ -238,6 +291,8 @@ class Event(models.Model):
 
     # Bumped in the same transaction as every change of this event's results: the cache key of its pages.
     results_version = models.PositiveBigIntegerField(_("results version"), default=0, editable=False)
+    # Moved with it by every change other than results (see Player.shown_version).
+    shown_version = models.PositiveBigIntegerField(_("shown version"), default=0, editable=False)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
@@ -268,12 +323,6 @@ class Event(models.Model):
         self.ruleset = rules.to_dict()
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": _("The event cannot end before it starts.")})
-
-    def is_organised_by(self, user) -> bool:  # type: ignore[no-untyped-def]
-        """Whether ``user`` may manage this event: staff, or an organiser of its club."""
-        if not user.is_authenticated:
-            return False
-        return user.is_staff or self.club.organisers.filter(pk=user.pk).exists()
 
 
 class Registration(models.Model):
@@ -361,6 +410,11 @@ class Hanchan(models.Model):
         default=0,
         help_text=_("Riichi sticks left on the table at the end (final-score entry)."),
     )
+    # The random key of the final-scores form that last saved the scores: the same form sent again (a
+    # double tap, a resent page) is answered as saved (``scoring.services.record_final_scores``).
+    scores_key = models.CharField(
+        _("scores entry key"), max_length=40, blank=True, default="", editable=False
+    )
 
     class Meta:
         ordering = ["-played_on", "-created_at"]
@@ -395,10 +449,6 @@ class Hanchan(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("scoring:game", args=[self.pk])
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status == self.Status.FINISHED
 
 
 class Seat(models.Model):
@@ -477,6 +527,10 @@ class HistoryEntry(models.Model):
     action = models.CharField(_("action"), max_length=40)
     summary = models.CharField(_("summary"), max_length=300)
     reason = models.CharField(_("reason"), max_length=300, blank=True)
+    # What code wrote as summary or reason, as data (``league/phrases.py``): shown in the reader's
+    # language; ``summary`` and ``reason`` then hold its English rendering. None: the text is as typed.
+    summary_data = models.JSONField(_("summary (data)"), null=True, blank=True, editable=False)
+    reason_data = models.JSONField(_("reason (data)"), null=True, blank=True, editable=False)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
     at = models.DateTimeField(_("at"), default=timezone.now)
@@ -500,7 +554,20 @@ class HistoryEntry(models.Model):
         found = _VIA_TABLE.match(self.via or "")
         if found:
             return gettext("table %(table)s (link)") % {"table": found.group(1)}
+        found = _VIA_API_KEY.match(self.via or "")
+        if found:  # written by api.keys
+            return gettext("API key '%(name)s'") % {"name": found.group(1)}
         return self.via
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the reader's language (written by code: rendered from its data)."""
+        return phrases.render(self.summary_data) if self.summary_data else self.summary
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's language when code gave it; as typed when a person did."""
+        return phrases.render(self.reason_data) if self.reason_data else self.reason
 
     @property
     def action_label(self) -> str:
@@ -510,10 +577,15 @@ class HistoryEntry(models.Model):
 
 
 _VIA_TABLE = re.compile(r"^table (\w+) \(link\)$")
+_VIA_API_KEY = re.compile(r"^API key '(.*)'$")
 
 # The history's action keys (stored in English: services and tests filter on them) and how a page says
 # them. A key missing here is shown as it is stored.
 HISTORY_ACTIONS = {
+    "api key created": _("API key created"),
+    "api key revoked": _("API key revoked"),
+    "webhook registered": _("webhook registered"),
+    "webhook revoked": _("webhook revoked"),
     "event created": _("event created"),
     "event edited": _("event edited"),
     "rules changed": _("rules changed"),
@@ -533,7 +605,9 @@ HISTORY_ACTIONS = {
     "hand recorded": _("hand recorded"),
     "hand corrected": _("hand corrected"),
     "hand undone": _("hand undone"),
+    "final scores entered": _("final scores entered"),
     "final scores corrected": _("final scores corrected"),
+    "entry mode changed": _("entry mode changed"),
     "penalty given": _("penalty given"),
     "penalty cancelled": _("penalty cancelled"),
     "seating generated": _("seating generated"),
@@ -542,6 +616,8 @@ HISTORY_ACTIONS = {
     "round_open": _("round opened"),
     "round_close": _("round closed"),
     "standings released": _("standings released"),
+    "stage standings hidden": _("stage standings hidden"),
+    "stage standings released": _("stage standings released"),
     "clock started": _("clock started"),
     "clock paused": _("clock paused"),
     "clock adjusted": _("clock adjusted"),
@@ -555,4 +631,27 @@ HISTORY_ACTIONS = {
     "referee called": _("referee called"),
     "referee call cleared": _("referee call cleared"),
     "game returned to the table": _("game returned to the table"),
+    # teams and the team league (tournaments/teams.py, tournaments/team_league.py)
+    "team created": _("team created"),
+    "team renamed": _("team renamed"),
+    "team deleted": _("team deleted"),
+    "team member added": _("team member added"),
+    "team member removed": _("team member removed"),
+    "team captain set": _("team captain set"),
+    "team settings changed": _("team settings changed"),
+    "teams registered": _("teams registered"),
+    "match day scheduled": _("match day scheduled"),
+    # rankings (rankings/merge.py)
+    "players merged": _("players merged"),
+    # players' own registration and check-in (registration/services.py)
+    "registration opened": _("registration opened"),
+    "registration changed": _("registration settings changed"),
+    "signed up": _("signed up"),
+    "signup approved": _("registration approved"),
+    "signup rejected": _("registration rejected"),
+    "signup moved to waiting list": _("moved to the waiting list"),
+    "signup promoted": _("promoted from the waiting list"),
+    "signup withdrawn": _("registration withdrawn"),
+    "checked in": _("checked in"),
+    "check-in undone": _("check-in undone"),
 }

@@ -22,14 +22,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 
 from scoring.engine import RulesetError, make_ruleset
 
-from . import history
+from . import history, phrases
 from .countries import lookup_country
 from .engine_text import engine_message, ruleset_or_error
 from .models import Club, Event, Hanchan, Player, Registration, Seat, validate_ema_prefix
+from .permissions import can_edit_player, new_player_visibility
 from .versions import bump_results
 
 logger = logging.getLogger("tenbou.league")
@@ -198,16 +199,27 @@ def create_event(
         event=event,
         user=user,
         action="event created",
-        summary=gettext("%(event)s created in %(club)s (%(kind)s, %(visibility)s)")
-        % {
-            "event": event.name,
-            "club": club.name,
-            "kind": event.get_kind_display(),
-            "visibility": event.get_visibility_display(),
-        },
+        summary=phrases.say(
+            gettext_noop("%(event)s created in %(club)s (%(kind)s, %(visibility)s)"),
+            event=event.name,
+            club=club.name,
+            kind=phrases.say(KIND_WORDS.get(event.kind, event.kind)),
+            visibility=phrases.say(VISIBILITY_WORDS.get(event.visibility, event.visibility)),
+        ),
         after=_event_snapshot(event),
     )
     return event
+
+
+# The words of an event's kind and visibility in a history summary: the message ids of the models' labels.
+KIND_WORDS = {
+    Event.Kind.LEAGUE: gettext_noop("Club league"),
+    Event.Kind.TOURNAMENT: gettext_noop("Tournament"),
+}
+VISIBILITY_WORDS = {
+    Event.Visibility.PUBLIC: gettext_noop("Public"),
+    Event.Visibility.MEMBERS: gettext_noop("Members only (login needed)"),
+}
 
 
 def _event_snapshot(event: Event) -> dict[str, Any]:
@@ -231,6 +243,7 @@ class _Plan:
     is_new: bool
     changed: list[str] = field(default_factory=list)  # blank fields of a reused player to fill in
     notices: list[str] = field(default_factory=list)  # what the organiser should know (registered as is)
+    is_substitute: bool = False
 
 
 def _clean_player_data(
@@ -278,7 +291,11 @@ def _clean_player_data(
         limit = Player._meta.get_field(key).max_length or 40
         if len(text) > limit:
             errors.setdefault(key, []).append(
-                gettext("%(label)s %(value)s is longer than %(max)d characters.")
+                ngettext(
+                    "%(label)s %(value)s is longer than %(max)d character.",
+                    "%(label)s %(value)s is longer than %(max)d characters.",
+                    limit,
+                )
                 % {"label": _LABELS[key], "value": text[:20] + "…", "max": limit}
             )
         elif any(not ch.isprintable() for ch in text):
@@ -318,9 +335,14 @@ def _online_name_clashes(
     return errors
 
 
-def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, list[str]]) -> _Plan | None:
+def _plan_registration(
+    event: Event, data: dict[str, Any], errors: dict[str, list[str]], user: Any
+) -> _Plan | None:
     """Find the player to register (by EMA number anywhere, else by display name in the event's club)
     or prepare a new one; add what is wrong to ``errors``.
+
+    A known player's blank details are filled in from the entry only where ``user`` may change the
+    player for this event (``league.permissions.can_edit_player``): a player of the event's own club.
 
     An EMA number identifies a person across clubs (a tournament registers players from everywhere), so
     it wins over the display name; a family name that disagrees with the stored one is reported, because
@@ -358,7 +380,8 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
             ]
             return None
     if player is None:
-        new = Player(club=event.club, **data)
+        # A new player's page is as public as the event that brings them: their club changes it later.
+        new = Player(club=event.club, visibility=new_player_visibility(event), **data)
         try:
             new.full_clean()
         except ValidationError as exc:
@@ -369,13 +392,21 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
             errors.update(clashes)
             return None
         return _Plan(player=new, is_new=True)
+    by_ema = bool(ema) and player.ema_number == ema  # found by the number typed, whatever the name typed
     if Registration.objects.filter(event=event, player=player).exists():
-        errors[NON_FIELD_ERRORS] = [
-            gettext("%(player)s is already registered in %(event)s.")
-            % {"player": player.display_name, "event": event.name}
-        ]
+        if by_ema:
+            # The line may name someone else (a mistyped number): say whose number it is, on its field.
+            errors["ema_number"] = [
+                gettext("EMA number %(number)s belongs to %(player)s, already registered in %(event)s.")
+                % {"number": ema, "player": player.display_name, "event": event.name}
+            ]
+        else:
+            errors[NON_FIELD_ERRORS] = [
+                gettext("%(player)s is already registered in %(event)s.")
+                % {"player": player.display_name, "event": event.name}
+            ]
         return None
-    if player.club_id != event.club_id:
+    if not can_edit_player(user, player, event=event):
         # A visiting player, found by their EMA number: register them as they are. Their details belong
         # to their own club (they are in that club's EMA reports); another club's entry never changes them.
         notice = gettext(
@@ -386,7 +417,7 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
             "name": player.display_name,
             "club": player.club.name if player.club else gettext("no club"),
         }
-        return _Plan(player=player, is_new=False, notices=[notice])
+        return _Plan(player=player, is_new=False, notices=[notice, *_members_only_notice(event, player)])
     changed = [
         key
         for key in ("given_name", "family_name", "ema_number", "country", *ONLINE_NAMES)
@@ -404,7 +435,28 @@ def _plan_registration(event: Event, data: dict[str, Any], errors: dict[str, lis
         except ValidationError as exc:
             _merge(errors, exc)
             return None
-    return _Plan(player=player, is_new=False, changed=changed)
+    notices = _members_only_notice(event, player)
+    if by_ema and name.casefold() != player.display_name.casefold():
+        # The line named someone else: the number decides, and the organiser learns whose it is.
+        notices.append(
+            gettext("EMA number %(ema)s belongs to %(name)s: registered under that name.")
+            % {"ema": ema, "name": player.display_name}
+        )
+    return _Plan(player=player, is_new=False, changed=changed, notices=notices)
+
+
+def _members_only_notice(event: Event, player: Player) -> list[str]:
+    """What an organiser should know when registering a members-only player in a public event: the
+    public sees their display name there, nothing more (only their club makes them public)."""
+    if player.visibility != Player.Visibility.MEMBERS or event.visibility != Event.Visibility.PUBLIC:
+        return []
+    return [
+        gettext(
+            "%(name)s's page is for members only: the public pages of %(event)s show their display name "
+            "and results, but not their page, club, country or EMA number (their club decides)."
+        )
+        % {"name": player.display_name, "event": event.name}
+    ]
 
 
 def _carry_out(event: Event, plan: _Plan) -> Registration:
@@ -413,7 +465,7 @@ def _carry_out(event: Event, plan: _Plan) -> Registration:
         plan.player.save()
     elif plan.changed:
         plan.player.save(update_fields=plan.changed)
-    registration = Registration(event=event, player=plan.player)
+    registration = Registration(event=event, player=plan.player, is_substitute=plan.is_substitute)
     registration.full_clean()
     registration.save()
     registration.notices = plan.notices  # type: ignore[attr-defined]  # for the view's messages
@@ -467,7 +519,7 @@ def register_player(
         mahjongsoul_name=mahjongsoul_name,
         mahjongsoul_id=mahjongsoul_id,
     )
-    plan = _plan_registration(event, data, errors)
+    plan = _plan_registration(event, data, errors, user)
     if errors or plan is None:
         raise ValidationError(errors)
     (registration,) = _saved(event, [plan])
@@ -494,16 +546,21 @@ def _registration_entry(
     }
     before: dict[str, Any] | None = None
     if plan.is_new:
-        summary = gettext("%(player)s registered (new player)") % {"player": player.display_name}
+        registered = phrases.say(
+            gettext_noop("%(player)s registered (new player)"), player=player.display_name
+        )
     else:
-        summary = gettext("%(player)s registered") % {"player": player.display_name}
+        registered = phrases.say(gettext_noop("%(player)s registered"), player=player.display_name)
+    summary = phrases.joined(registered)
     if plan.changed:
         old = {key: None if key == "ema_number" else "" for key in plan.changed}
         new = {key: _player_value(player, key) for key in plan.changed}
         old, new, filled = history.changes(old, new, plan.changed)
         before = {"player_details": old}
         after["player_details"] = new
-        summary += "; " + gettext("details filled in: %(changes)s") % {"changes": filled}
+        summary = phrases.joined(
+            registered, phrases.say(gettext_noop("details filled in: %(changes)s"), changes=filled)
+        )
     return history.entry(
         event=event, user=user, action="player registered", summary=summary, before=before, after=after
     )
@@ -539,6 +596,22 @@ def _line_messages(number: int, errors: dict[str, list[str]]) -> list[str]:
     return out
 
 
+def _clean_csv_fields(fields: list[str]) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """A pasted line's values in the order of :data:`CSV_COLUMNS` (missing ones empty), checked as the
+    player form checks them."""
+    fields = [*fields, *[""] * (CSV_FIELDS - len(fields))]
+    return _clean_player_data(
+        display_name=fields[0],
+        given_name=fields[1],
+        family_name=fields[2],
+        ema_number=fields[3],
+        country=fields[4],
+        tenhou_name=fields[5],
+        mahjongsoul_name=fields[6],
+        mahjongsoul_id=fields[7],
+    )
+
+
 @transaction.atomic
 def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registration]:
     """Register the players pasted as CSV lines ``display name[, given name[, family name[, EMA number
@@ -554,13 +627,21 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
     """
     if len(text or "") > PASTE_MAX_CHARS:
         raise ValidationError(
-            gettext("The paste holds %(count)d characters: at most %(max)d at a time; paste it in parts.")
+            ngettext(
+                "The paste holds %(count)d character: at most %(max)d at a time; paste it in parts.",
+                "The paste holds %(count)d characters: at most %(max)d at a time; paste it in parts.",
+                len(text),
+            )
             % {"count": len(text), "max": PASTE_MAX_CHARS}
         )
     lines = sum(1 for line in (text or "").splitlines() if line.strip())
     if lines > PASTE_MAX_LINES:
         raise ValidationError(
-            gettext("The paste holds %(count)d lines: at most %(max)d at a time; paste it in parts.")
+            ngettext(
+                "The paste holds %(count)d line: at most %(max)d at a time; paste it in parts.",
+                "The paste holds %(count)d lines: at most %(max)d at a time; paste it in parts.",
+                lines,
+            )
             % {"count": lines, "max": PASTE_MAX_LINES}
         )
     messages: list[str] = []
@@ -579,18 +660,8 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
                 % {"number": number, "columns": CSV_COLUMNS, "count": len(fields), "max": CSV_FIELDS}
             )
             continue
-        fields += [""] * (CSV_FIELDS - len(fields))
-        data, errors = _clean_player_data(
-            display_name=fields[0],
-            given_name=fields[1],
-            family_name=fields[2],
-            ema_number=fields[3],
-            country=fields[4],
-            tenhou_name=fields[5],
-            mahjongsoul_name=fields[6],
-            mahjongsoul_id=fields[7],
-        )
-        plan = _plan_registration(event, data, errors)
+        data, errors = _clean_csv_fields(fields)
+        plan = _plan_registration(event, data, errors, user)
         if errors or plan is None:
             messages.extend(_line_messages(number, errors))
             continue
@@ -612,8 +683,42 @@ def register_players_csv(*, event: Event, text: str, user: Any) -> list[Registra
         plans.append(plan)
     if messages:
         raise ValidationError(messages)
+    return register_planned(event=event, plans=plans, user=user)
+
+
+# -- another app's paste (tournaments' "Team; Player" lines) reuses the lookup above -----------------------
+
+PlayerPlan = _Plan
+line_messages = _line_messages
+
+
+def plan_pasted_player(
+    event: Event, fields: list[str], *, user: Any
+) -> tuple[Registration | None, PlayerPlan | None, dict[str, list[str]]]:
+    """One pasted player in the columns of :func:`register_players_csv` (at most :data:`CSV_FIELDS`):
+    ``(registration, None, {})`` when the player is already registered in ``event`` (found among its
+    registrations by EMA number, else by display name), else ``(None, plan, {})`` to register them as
+    :func:`register_players_csv` would, or ``(None, None, errors)`` keyed by column."""
+    data, errors = _clean_csv_fields(fields)
+    if errors:
+        return None, None, errors
+    registered = Registration.objects.filter(event=event).select_related("player")
+    if data["ema_number"]:
+        registered = registered.filter(player__ema_number=data["ema_number"])
+    else:
+        registered = registered.filter(player__display_name__iexact=data["display_name"])
+    found = sorted(registered, key=lambda r: r.player.display_name != data["display_name"])
+    if found:
+        return found[0], None, {}
+    plan = _plan_registration(event, data, errors, user)
+    return None, plan, errors
+
+
+def register_planned(*, event: Event, plans: list[PlayerPlan], user: Any) -> list[Registration]:
+    """Register the players of checked ``plans`` (the caller holds the transaction), all or none: each
+    with its history entry, their pages' versions bumped."""
     registrations = _saved(event, plans)
-    logger.info("%d players registered in %s from CSV by %s", len(registrations), event.slug, user)
+    logger.info("%d players registered in %s from a paste by %s", len(registrations), event.slug, user)
     history.log_many(
         _registration_entry(event, plan, registration, user)
         for plan, registration in zip(plans, registrations, strict=True)
@@ -651,6 +756,12 @@ EVENT_DETAILS = (
 )
 
 
+# The details that change what a finished game counts for (a substitute's seat is credited by them): once
+# the event has games they change only through scoring's rules page with the rules
+# (``scoring.services.rules.change_rules``), which recomputes every game's results in the same transaction.
+RESULTS_SETTINGS = ("substitute_credit", "substitute_fixed_result")
+
+
 def _event_value(event: Event, name: str) -> Any:
     """A field's current value, comparable with what a form gives (the country as its code)."""
     if name == "country":
@@ -663,17 +774,22 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
     """Change an event's details (``EVENT_DETAILS``) and, while it has no game, its rules.
 
     ``data`` holds the fields to change; a ``ruleset`` key (a Ruleset or a spec) changes the effective
-    rules. Once the event has a game, its rules can change only through scoring's rules page
-    (``scoring.services.rules.change_rules``), which replays every game under the new rules and
-    records the change in the history: league cannot read the hands, so it refuses rather than leave
-    cached results computed under other rules. Nothing is saved when any field is wrong.
+    rules. Once the event has a game, its rules and its ``RESULTS_SETTINGS`` (how a substitute's game
+    counts) can change only through scoring's rules page (``scoring.services.rules.change_rules``),
+    which replays every game under them and records the change in the history: league cannot read the
+    hands, so it refuses rather than leave cached results computed under other settings. Nothing is
+    saved when any field is wrong.
+
+    A ``hide_standings_again`` key (true) takes back the release of hidden standings (the final
+    reveal): the public standings stop again after ``standings_hidden_after_round``, as a new round
+    there does by itself. Without it, setting the same round again leaves the release as it is.
     """
-    unknown = set(data) - set(EVENT_DETAILS) - {"ruleset"}
+    unknown = set(data) - set(EVENT_DETAILS) - {"ruleset", "hide_standings_again"}
     if unknown:
         raise TypeError(f"update_event cannot change {', '.join(sorted(unknown))}")
     rows = Event.objects.select_for_update(of=("self",), no_key=True)  # the event only, not its club
     locked = rows.select_related("club").get(pk=event.pk)
-    old_values = _event_snapshot(locked)
+    old_values = {**_event_snapshot(locked), "standings_released_at": locked.standings_released_at}
     changed: list[str] = []
     for name in EVENT_DETAILS:
         if name not in data:
@@ -686,8 +802,30 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
         if value != _event_value(locked, name):
             setattr(locked, name, value)
             changed.append(name)
-    if "standings_hidden_after_round" in changed and locked.standings_released_at is not None:
-        locked.standings_released_at = None  # a new hidden round hides again, until the next release
+    moved = [name for name in RESULTS_SETTINGS if name in changed]
+    if moved and Hanchan.objects.filter(event=locked).exists():
+        raise ValidationError(
+            {
+                moved[0]: gettext(
+                    "%(event)s already has games: change how a substitute's games count on the rules page, "
+                    "which recomputes every game's results before saving it."
+                )
+                % {"event": locked.name}
+            }
+        )
+    hide_again = bool(data.get("hide_standings_again"))
+    if hide_again and locked.standings_hidden_after_round is None:
+        raise ValidationError(
+            {
+                "standings_hidden_after_round": gettext(
+                    "Hide standings after round: give the round the public standings stop at, to hide "
+                    "the rounds after it again."
+                )
+            }
+        )
+    released = locked.standings_released_at is not None
+    if released and ("standings_hidden_after_round" in changed or hide_again):
+        locked.standings_released_at = None  # hidden again, until the next release
         changed.append("standings_released_at")
     if data.get("ruleset") is not None:
         rules = ruleset_or_error(data["ruleset"]).to_dict()
@@ -708,7 +846,8 @@ def update_event(*, event: Event, user: Any, data: dict[str, Any]) -> Event:
     if changed:
         locked.save(update_fields=changed)
         logger.info("event %s edited by %s: %s", locked.slug, user, ", ".join(changed))
-        before, after, summary = history.changes(old_values, _event_snapshot(locked), changed)
+        new_values = {**_event_snapshot(locked), "standings_released_at": locked.standings_released_at}
+        before, after, summary = history.changes(old_values, new_values, changed)
         history.log(
             event=locked, user=user, action="event edited", summary=summary, before=before, after=after
         )
@@ -733,15 +872,27 @@ def update_player(
     tenhou_name: str | None = None,
     mahjongsoul_name: str | None = None,
     mahjongsoul_id: str | None = None,
+    visibility: str | None = None,
 ) -> Player:
-    """Correct a player's names, EMA number, country and online names (``None``: left as they are);
-    every error names the field and the rule.
+    """Correct a player's names, EMA number, country, online names and page visibility (``None``: left as
+    they are); every error names the field and the rule.
 
     The EMA number identifies a person across clubs, so it must be unique over all players; the display
     name is what standings show, so it must be unique within the player's club. Both are checked here
     with messages saying so, and again by the database (a concurrent edit ends as the same error). An
     online name must find one player of the club when a log is imported, so it is unique in the club.
+
+    Only staff and the organisers of the player's club may change them
+    (``league.permissions.can_edit_player``); the edit page answers 404 to anyone else before this.
     """
+    if not can_edit_player(user, player):
+        if player.club is None:
+            refusal = gettext("%(player)s belongs to no club: only staff may change their details.")
+        else:
+            refusal = gettext(
+                "%(player)s is a player of %(club)s: only its organisers (or staff) may change their details."
+            )
+        raise ValidationError(refusal % {"player": player.display_name, "club": player.club})
     data, errors = _clean_player_data(
         display_name=display_name,
         given_name=given_name,
@@ -752,6 +903,14 @@ def update_player(
         mahjongsoul_name=mahjongsoul_name,
         mahjongsoul_id=mahjongsoul_id,
     )
+    if visibility is not None:
+        if visibility in Player.Visibility.values:
+            data["visibility"] = visibility
+        else:
+            errors["visibility"] = [
+                gettext("Page visibility: choose public or members only, not %(value)s.")
+                % {"value": visibility}
+            ]
     if errors:
         raise ValidationError(errors)
     rows = Player.objects.select_for_update(of=("self",)).select_related("club")
@@ -813,10 +972,9 @@ def _log_player_edit(player: Player, user: Any, before: dict[str, Any], changed:
     for. A player registered nowhere has no event history to write to."""
     after = {key: _player_value(player, key) for key in changed}
     old, new, what = history.changes(before, after, changed)
-    summary = gettext("Player %(player)s edited: %(changes)s") % {
-        "player": player.display_name,
-        "changes": what,
-    }
+    summary = phrases.say(
+        gettext_noop("Player %(player)s edited: %(changes)s"), player=player.display_name, changes=what
+    )
     events = Event.objects.filter(registrations__player=player).distinct()
     history.log_many(
         history.entry(
@@ -857,14 +1015,48 @@ def has_games(registration: Registration) -> bool:
     )
 
 
+def games_played(registration: Registration) -> int:
+    """How many finished games of the event the player sat (for themselves, or replaced by a
+    substitute): what the confirmation of a withdrawal tells the organiser. One query."""
+    player = registration.player_id
+    return (
+        Seat.objects.filter(hanchan__event=registration.event_id, hanchan__status=Hanchan.Status.FINISHED)
+        .filter(Q(player=player) | Q(on_behalf_of=player))
+        .count()
+    )
+
+
+def seated_without_result(registration: Registration) -> list[tuple[int, int]]:
+    """The (round, table) of every tournament table the player is seated at that has no result yet:
+    withdrawing does not take them off those tables (the seating is changed on its own page, with
+    substitutes or fewer tables), so the confirmation names them. One query."""
+    seats = (
+        Seat.objects.filter(
+            player_id=registration.player_id,
+            hanchan__event=registration.event_id,
+            hanchan__round_number__isnull=False,
+            hanchan__status=Hanchan.Status.IN_PROGRESS,
+            hanchan__hands__isnull=True,
+        )
+        .exclude(hanchan__seats__final_score__isnull=False)
+        .order_by("hanchan__round_number", "hanchan__table_number")
+        .values_list("hanchan__round_number", "hanchan__table_number")
+        .distinct()
+    )
+    return [(number, table or 0) for number, table in seats]
+
+
 @transaction.atomic
-def withdraw_registration(*, registration: Registration, user: Any) -> Registration | None:
+def withdraw_registration(*, registration: Registration, user: Any, reason: str = "") -> Registration | None:
     """Withdraw a player from an event: no new game or seating will include them.
 
     A player who has not played is simply unregistered (``None`` is returned: the registration is
     gone); one who has played keeps the registration, marked withdrawn, so their games stay in the
-    standings and the history — a game is never deleted to remove a player.
+    standings and the history — a game is never deleted to remove a player. Withdrawing someone who
+    has played changes the event for good (they leave its seatings and new games), so it takes a
+    ``reason``, which the history keeps; for someone who has not, the reason is optional.
     """
+    reason = (reason or "").strip()
     locked = _locked_registration(registration)
     if locked.withdrawn_at is not None:
         raise ValidationError(
@@ -878,13 +1070,26 @@ def withdraw_registration(*, registration: Registration, user: Any) -> Registrat
             event=locked.event,
             user=user,
             action="player unregistered",
-            summary=gettext("%(player)s unregistered (no game played): registered: yes → no")
-            % {"player": locked.player.display_name},
+            summary=phrases.say(
+                gettext_noop("%(player)s unregistered (no game played): registered: yes → no"),
+                player=locked.player.display_name,
+            ),
+            reason=reason,
             before={"player": locked.player_id, "registered": True},
             after={"player": locked.player_id, "registered": False},
         )
         bump_results(player_ids=[locked.player_id])
         return None
+    if not reason:
+        raise ValidationError(
+            {
+                "reason": gettext(
+                    "Reason: %(player)s has played in %(event)s, so withdrawing them is kept in the "
+                    "history with its reason: say why."
+                )
+                % {"player": locked.player.display_name, "event": locked.event.name}
+            }
+        )
     locked.withdrawn_at = timezone.now()
     locked.save(update_fields=["withdrawn_at"])
     registration.withdrawn_at = locked.withdrawn_at
@@ -893,7 +1098,10 @@ def withdraw_registration(*, registration: Registration, user: Any) -> Registrat
         event=locked.event,
         user=user,
         action="player withdrawn",
-        summary=gettext("%(player)s withdrawn: withdrawn: no → yes") % {"player": locked.player.display_name},
+        summary=phrases.say(
+            gettext_noop("%(player)s withdrawn: withdrawn: no → yes"), player=locked.player.display_name
+        ),
+        reason=reason,
         before={"player": locked.player_id, "withdrawn_at": None},
         after={"player": locked.player_id, "withdrawn_at": locked.withdrawn_at},
     )
@@ -919,7 +1127,9 @@ def restore_registration(*, registration: Registration, user: Any) -> Registrati
         event=locked.event,
         user=user,
         action="player restored",
-        summary=gettext("%(player)s restored: withdrawn: yes → no") % {"player": locked.player.display_name},
+        summary=phrases.say(
+            gettext_noop("%(player)s restored: withdrawn: yes → no"), player=locked.player.display_name
+        ),
         before={"player": locked.player_id, "withdrawn_at": withdrawn_at},
         after={"player": locked.player_id, "withdrawn_at": None},
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from league.admin import ReadOnlyAdmin, game_manage_url
 
@@ -95,7 +95,7 @@ class PenaltyAdmin(ReadOnlyAdmin):
         "player",
         "points",
         "kind",
-        "reason",
+        "reason_shown",
         "event",
         "hanchan_id",
         "given_by",
@@ -107,6 +107,11 @@ class PenaltyAdmin(ReadOnlyAdmin):
     list_select_related = ["player", "event", "given_by"]
     date_hierarchy = "created_at"
     ordering = ["-created_at"]
+
+    @admin.display(description=gettext_lazy("reason"))
+    def reason_shown(self, obj: Penalty) -> str:
+        """In the reader's language when code gave it (league/phrases.py)."""
+        return obj.reason_text
 
     def manage_url(self, obj: Penalty) -> str:
         return reverse("scoring_manage:penalties", args=[obj.event.slug])

@@ -27,12 +27,10 @@ The tournament-day pages (the live standings fragment, the wall screen) go throu
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -41,6 +39,7 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from league.build import build_id
 from league.models import Event, Hanchan, Player
 from league.versions import bump_results
 
@@ -64,28 +63,6 @@ logger = logging.getLogger(__name__)
 TIMEOUT = 24 * 3600
 """Seconds an entry stays: housekeeping for the versions nobody asks for any more, never correctness."""
 
-# What the build digest covers: the Python packages that render pages, the templates and translations.
-# (static: a page links its files by their hashed names, which change with their content.)
-_BUILD_SOURCES = ("config", "league", "scoring", "tournaments", "templates", "locale", "static")
-_BUILD_SUFFIXES = {".py", ".html", ".txt", ".mo", ".svg", ".css", ".js"}
-
-
-@functools.cache
-def build_id() -> str:
-    """A digest of the code and templates this process serves (computed once per process, ~10 ms)."""
-    root = Path(settings.BASE_DIR)
-    digest = hashlib.sha256()
-    for top in _BUILD_SOURCES:
-        base = root / top
-        if not base.exists():
-            continue
-        for path in sorted(base.rglob("*")):
-            if path.suffix in _BUILD_SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def results_key(event: Event) -> tuple[Any, ...]:
     """The part of a key that says which results of ``event`` a page shows.
 
@@ -94,7 +71,15 @@ def results_key(event: Event) -> tuple[Any, ...]:
     """
     hidden = getattr(event, "standings_hidden_after_round", None)
     released = getattr(event, "standings_released_at", None)
-    return ("event", event.pk, event.results_version, hidden, released.isoformat() if released else None)
+    by_stage = getattr(event, "stage_hidden_after_round", None)  # the stages' own hides (their summary)
+    return (
+        "event",
+        event.pk,
+        event.results_version,
+        hidden,
+        released.isoformat() if released else None,
+        by_stage,
+    )
 
 
 def player_key(player: Player) -> tuple[Any, ...]:

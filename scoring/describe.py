@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
+from league import phrases
+
 from . import engine
 from .templatetags.tenbou import points as points_text
 
@@ -33,6 +35,15 @@ RESULT_WORDS: dict[str, Promise] = {
     "chombo": pgettext_lazy("hand outcome", "Chombo"),
 }
 """The results of a hand (the engine's ``result`` codes), in words."""
+
+RESULT_MESSAGES: dict[str, phrases.Message] = {
+    "ron": phrases.pgettext_lazy("hand outcome", "Ron"),
+    "tsumo": phrases.pgettext_lazy("hand outcome", "Tsumo"),
+    "draw": phrases.pgettext_lazy("hand outcome", "Exhaustive draw"),
+    "abort": phrases.pgettext_lazy("hand outcome", "Abortive draw"),
+    "chombo": phrases.pgettext_lazy("hand outcome", "Chombo"),
+}
+"""The same words as message ids, for what is stored as a phrase (a history summary, league/phrases.py)."""
 
 
 def result_name(result: str) -> str:

@@ -3,6 +3,8 @@ then says whether that hand can happen, and its message lands on the field it na
 
 from __future__ import annotations
 
+import re
+import secrets
 from typing import Any
 
 from django import forms
@@ -74,6 +76,28 @@ _TILE_FLAGS = {
 }
 
 
+def new_entry_key() -> str:
+    """A fresh random key for one rendered entry form (22 URL-safe characters)."""
+    return secrets.token_urlsafe(16)
+
+
+_ENTRY_KEY = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+
+
+class EntryKeyField(forms.CharField):
+    """The hidden key of one rendered entry form: the same form sent twice (a double tap, a resent page)
+    carries the same key, which the services store with what it saved (``Hand.entry_key``,
+    ``Hanchan.scores_key``) and recognise. Anything that is not such a key is ignored (an empty key: the
+    form is then never taken for another), never an error the reader could not see or fix."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, widget=forms.HiddenInput, initial=new_entry_key, **kwargs)
+
+    def to_python(self, value: Any) -> str:
+        text = value if isinstance(value, str) else ""
+        return text if _ENTRY_KEY.match(text) else ""
+
+
 class YakuCheckboxes(forms.CheckboxSelectMultiple):
     """The picker's checkboxes, each carrying what ``static/js/yaku-picker.js`` needs to fill han and fu
     (its han closed and open, its yakuman count, whether it needs a closed hand) as data attributes."""
@@ -111,19 +135,48 @@ def _count_field(label: Any, maximum: int = MAX_DORA) -> forms.IntegerField:
 class HandForm(forms.Form):
     """One hand. A single ron needs four picks: winner, loser, han, fu (ron is preselected)."""
 
+    # The labels name the fields in the error summary above a refused hand (the page writes its own
+    # legends and labels beside the inputs, in the same words).
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    result = forms.ChoiceField(widget=forms.RadioSelect, initial="ron")
-    winner = forms.TypedChoiceField(required=False, widget=forms.RadioSelect, coerce=int, empty_value=None)
-    loser = forms.TypedChoiceField(required=False, widget=forms.RadioSelect, coerce=int, empty_value=None)
-    han = forms.TypedChoiceField(required=False, choices=HAN_CHOICES, coerce=int, empty_value=None)
-    fu = forms.TypedChoiceField(required=False, choices=FU_CHOICES, coerce=int, empty_value=None)
-    yakuman = forms.TypedChoiceField(required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None)
+    entry_key = EntryKeyField()
+    result = forms.ChoiceField(widget=forms.RadioSelect, initial="ron", label=gettext_lazy("Outcome"))
+    winner = forms.TypedChoiceField(
+        required=False, widget=forms.RadioSelect, coerce=int, empty_value=None, label=gettext_lazy("Winner")
+    )
+    loser = forms.TypedChoiceField(
+        required=False,
+        widget=forms.RadioSelect,
+        coerce=int,
+        empty_value=None,
+        label=gettext_lazy("Discarded by"),
+    )
+    han = forms.TypedChoiceField(
+        required=False, choices=HAN_CHOICES, coerce=int, empty_value=None, label=gettext_lazy("Han")
+    )
+    fu = forms.TypedChoiceField(
+        required=False, choices=FU_CHOICES, coerce=int, empty_value=None, label=gettext_lazy("Fu")
+    )
+    yakuman = forms.TypedChoiceField(
+        required=False, choices=YAKUMAN_CHOICES, coerce=int, empty_value=None, label=gettext_lazy("Yakuman")
+    )
     pao = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None, label=gettext_lazy("Pao (liable)")
     )
-    riichi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
-    tenpai = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
-    nagashi = forms.TypedMultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple, coerce=int)
+    riichi = forms.TypedMultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        coerce=int,
+        label=gettext_lazy("Riichi deposits paid this hand"),
+    )
+    tenpai = forms.TypedMultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        coerce=int,
+        label=gettext_lazy("Tenpai at the draw"),
+    )
+    nagashi = forms.TypedMultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, coerce=int, label=gettext_lazy("Nagashi mangan")
+    )
     seat = forms.TypedChoiceField(
         required=False,
         widget=forms.RadioSelect,
@@ -292,7 +345,7 @@ class HandForm(forms.Form):
                         "han": han,
                         "name": name,
                         "romaji": yaku_picker.romaji(name),
-                        "english": yaku_picker.english(name),
+                        "english": yaku_picker.meaning(name),  # empty when it repeats the romaji
                         "yakuman": yaku.is_yakuman,
                     }
                 )
@@ -594,6 +647,7 @@ class FinalScoresForm(forms.Form):
     """The four final scores of a game played on paper, and the riichi sticks left on the table."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    entry_key = EntryKeyField()
     score_0 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     score_1 = forms.IntegerField(min_value=-999_900, max_value=999_900)
     score_2 = forms.IntegerField(min_value=-999_900, max_value=999_900)
@@ -647,11 +701,31 @@ class FinalScoresForm(forms.Form):
         return [self.cleaned_data.get(f"chombo_{s}") or 0 for s in range(4)]
 
 
+class OrganiserFinalScoresForm(FinalScoresForm):
+    """The organiser's final scores, for any game: one entered hand by hand becomes a final-scores game
+    (``record_final_scores(switch_mode=True)``); its recorded hands go only when ``replace`` is ticked,
+    with a reason (the service asks for both; a table's page never offers this)."""
+
+    replace = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Replace the hands recorded by these final scores"),
+        help_text=gettext_lazy("The history keeps the hands removed."),
+    )
+
+
 class ReasonForm(forms.Form):
     """Why: corrections, voids, reopenings and early ends are kept in the history with a reason."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     reason = forms.CharField(required=False, max_length=300, label=gettext_lazy("Reason"))
+
+
+class EntryModeForm(ReasonForm):
+    """Enter a game the other way (``change_entry_mode``): ``replace`` confirms that the result it
+    holds is removed (the service asks for it, and the reason, only then)."""
+
+    entry_mode = forms.ChoiceField(choices=Hanchan.EntryMode.choices, widget=forms.HiddenInput)
+    replace = forms.BooleanField(required=False, label=gettext_lazy("Remove the final scores entered"))
 
 
 class PenaltyForm(forms.Form):

@@ -1,16 +1,17 @@
-"""Import game records (game-record.md) into an event as finished hanchans, all or nothing.
+"""Import game records (docs/game-record.md) into an event as finished hanchans, all or nothing.
 
 The ``import_games`` command and ``seed_demo`` both come through :func:`import_records`, so a file
 written by ``export_games`` and a generated demo season are stored by the same code. Every record is
-first checked completely — its structure and hands replayed under the *event's* ruleset, its players
-matched — before anything is written; the writes then happen in one transaction, so a bad record in the
-last file leaves the database exactly as it was.
+checked completely — its structure and hands replayed under the *event's* ruleset, its players
+matched — before it is written, a chunk of records at a time, all in one transaction, so a bad record in
+the last file leaves the database exactly as it was (and a season's import holds one chunk in memory).
 
 Rows are written in bulk and the engine-derived columns (hand rounds, deltas, per-seat hand rows, seat
-results) come from :func:`scoring.services.sync.refresh`, the same function every service calls, so an
-imported game is indistinguishable from one entered hand by hand. Going through ``record_hand`` hand by
-hand would replay the game once per hand (quadratic) and log a history entry per hand for facts that were
-never entered here.
+results) come from :func:`scoring.services.sync.rebuild`, the same function every service calls, so an
+imported game is indistinguishable from one entered hand by hand. Games are written by chunks of
+:data:`WRITE_CHUNK`: a few statements per chunk rather than a few dozen per game. Going through
+``record_hand`` hand by hand would replay the game once per hand (quadratic) and log a history entry per
+hand for facts that were never entered here.
 
 Besides the documented fields, records may carry the extra fields ``export_games`` writes (the format
 allows added fields, never renamed ones): ``final_scores`` and ``final_sticks`` (a game entered as final
@@ -38,9 +39,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -48,31 +50,35 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
+from league import phrases
 from league.engine_text import engine_message, wind_name
 from league.models import Event, Hanchan, Player, Registration, Seat
+from league.permissions import can_edit_player, new_player_visibility
+from league.versions import BECAUSE_OF_MAX
 from scoring import engine
+from scoring.engine import record as engine_record
 from scoring.engine.errors import shown
-from scoring.engine.record import check_text
 from scoring.models import Hand, Penalty, Win
 from scoring.online import Match, PlayerMatcher, online_name_field, played_on_from_log_id
 from scoring.records import hand_row, win_rows
 from scoring.services import history
-from scoring.services.hanchan import default_played_on
-from scoring.services.sync import refresh
+from scoring.services.hanchan import default_played_on, seated
+from scoring.services.sync import rebuild
 from scoring.standings import StandingRow, rank_rows, standings, tie_break_terms
 
 EMA_NUMBER = re.compile(r"^\d{8}$")
 _MAX_NAME = Player._meta.get_field("display_name").max_length or 80
 _MAX_LOG_ID = Hanchan._meta.get_field("source_log_id").max_length or 80
 _MAX_ONLINE_NAME = Player._meta.get_field("tenhou_name").max_length or 40
-MAX_FINAL_STICKS = 999
-"""The most riichi sticks a final-scores record may leave on the table (far more than any game can)."""
-SCORE_LIMIT = 1_000_000_000
+# The record reader checks a record's final scores and sticks against these (every reader of a record
+# refuses the same records); an import also checks what the event's ruleset makes of them.
+SCORE_LIMIT = engine_record.SCORE_LIMIT
 """The largest score, uma or result (either sign) an imported game may store: the columns hold 32 bits,
 and a score this far out is a typo or hostile input, never a game."""
+
+IMPORTED_PENALTY = gettext_noop("imported penalty")  # a record's penalty without a reason of its own
 
 
 class ImportFailed(Exception):
@@ -213,12 +219,8 @@ class PlayerBook:
                 self.matches[name] = Match(field="new")
                 return self._new_online(name, field_name)
             self.matches[name] = Match(player=chosen, field="chosen")
-            if (
-                field_name
-                and not getattr(chosen, field_name)
-                and chosen.club_id == self.event.club_id  # another club's player is theirs to edit
-                and len(name) <= _MAX_ONLINE_NAME
-            ):
+            if field_name and not getattr(chosen, field_name) and len(name) <= _MAX_ONLINE_NAME:
+                # Saved only where the importer may change the player (_remember_online_names).
                 self.remember.setdefault(chosen.pk, (chosen, field_name, name))
             return chosen
         match = self.matcher.match(name, source)
@@ -284,39 +286,17 @@ def _too_long(name: str) -> str:
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def _optional_int(data: dict[str, Any], key: str, *, minimum: int, maximum: int) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        raise ImportFailed(
-            gettext("%(field)s: must be a whole number from %(min)d to %(max)d, not %(value)s")
-            % {"field": key, "min": minimum, "max": maximum, "value": shown(value)}
-        )
-    return value
-
-
 def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list[int] | None, int]:
-    """The extra ``final_scores``/``final_sticks`` of a game entered as final scores, checked like the
-    final-scores form checks them (sum, multiples of 100)."""
-    if "final_scores" not in data:
-        if "final_sticks" in data:
+    """The extra ``final_scores``/``final_sticks`` of a game entered as final scores (their form the
+    record reader checked), checked like the final-scores form checks them (sum, multiples of 100)."""
+    if data.get("final_scores") is None:
+        if data.get("final_sticks") is not None:
             raise ImportFailed(gettext("final_sticks: only a record with final_scores may have final_sticks"))
         return None, 0
     scores = data["final_scores"]
-    if (
-        not isinstance(scores, list)
-        or len(scores) != 4
-        or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
-    ):
-        raise ImportFailed(gettext("final_scores: must be a list of four whole numbers in seat order"))
-    if any(abs(s) > SCORE_LIMIT for s in scores):
-        raise ImportFailed(
-            gettext("final_scores: each score must be from -%(limit)d to %(limit)d") % {"limit": SCORE_LIMIT}
-        )
     if record.hands:
         raise ImportFailed(gettext("final_scores: a record has either hands or final_scores, not both"))
-    sticks = _optional_int(data, "final_sticks", minimum=0, maximum=MAX_FINAL_STICKS) or 0
+    sticks = data.get("final_sticks") or 0
     try:
         engine.check_final_scores(scores, sticks, record.rules)
     except engine.RuleViolation as exc:
@@ -325,16 +305,17 @@ def _final_scores(data: dict[str, Any], record: engine.GameRecord) -> tuple[list
 
 
 def _finished_at(data: dict[str, Any]) -> datetime | None:
+    """The record's ``finished_at`` (the record reader checked it is a moment of the calendar), in the
+    site's time zone when it names none."""
     value = data.get("finished_at")
     if value is None:
         return None
+    parsed: datetime | None = engine_record.record_moment(value)
     try:
-        parsed = parse_datetime(value) if isinstance(value, str) else None
-        if parsed is not None:
-            if timezone.is_naive(parsed):
-                parsed = timezone.make_aware(parsed)
-            timezone.localtime(parsed)  # a moment the site's time zone cannot show: year 1 at +14:00
-    except (ValueError, OverflowError):  # well formed but not on the calendar: 2025-02-30T10:00
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed)
+        timezone.localtime(parsed)  # a moment the site's time zone cannot show: year 1 in Tokyo time
+    except (ValueError, OverflowError):
         parsed = None
     if parsed is None:
         raise ImportFailed(
@@ -350,29 +331,12 @@ def _played_on(data: dict[str, Any], finished_at: datetime | None) -> date | Non
     value = data.get("played_on")
     if value is None:
         return timezone.localdate(finished_at) if finished_at is not None else None
-    try:
-        parsed = parse_date(value) if isinstance(value, str) else None
-    except ValueError:  # well formed but not a day of the calendar: 2025-02-30
-        parsed = None
-    if parsed is None:
-        raise ImportFailed(
-            gettext("played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists, not %(value)s")
-            % {"value": shown(value)}
-        )
-    return parsed
+    return engine_record.record_day(value)  # the record reader checked it is a day of the calendar
 
 
 def _penalty_kinds(data: dict[str, Any]) -> list[str]:
-    kinds = []
-    for number, raw in enumerate(data.get("penalties") or [], start=1):
-        kind = raw.get("kind", Penalty.Kind.OTHER)
-        if not isinstance(kind, str) or kind not in Penalty.Kind.values:
-            raise ImportFailed(
-                gettext("penalty %(number)d: kind must be chombo or other, not %(value)s")
-                % {"number": number, "value": shown(kind)}
-            )
-        kinds.append(kind)
-    return kinds
+    """Each penalty's ``kind`` (the record reader checked it is one of :data:`Penalty.Kind`)."""
+    return [raw.get("kind", Penalty.Kind.OTHER) for raw in data.get("penalties") or []]
 
 
 def _check_fits(record: engine.GameRecord, final_scores: list[int] | None, sticks: int) -> None:
@@ -427,20 +391,10 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             raise ImportFailed(gettext("players: a player can sit in only one seat of a game"))
         behalf: list[Player | str | None] = [None] * 4
         raw_behalf = data.get("on_behalf_of")
-        if raw_behalf is not None:
-            if not isinstance(raw_behalf, list) or len(raw_behalf) != 4:
-                raise ImportFailed(
-                    gettext("on_behalf_of: must be a list of four names or nulls, in seat order")
-                )
+        if raw_behalf is not None:  # four names or nulls: the record reader checked them
             for seat, name in enumerate(raw_behalf):
                 if name is None:
                     continue
-                if not isinstance(name, str):
-                    raise ImportFailed(
-                        gettext("on_behalf_of: must be names or nulls, not %(value)s")
-                        % {"value": shown(name)}
-                    )
-                check_text(name, gettext("on_behalf_of: the name of seat %(seat)d") % {"seat": seat})
                 found = book.find(name)
                 if (found.pk if isinstance(found, Player) else found) in keys:
                     raise ImportFailed(
@@ -463,7 +417,7 @@ def parse_game(label: str, data: Any, event: Event, book: PlayerBook) -> ParsedG
             final_scores=final_scores,
             final_sticks=final_sticks,
             penalty_kinds=_penalty_kinds(data),
-            # record_from_dict checked them (1 to MAX_NUMBER, game-record.md's limits).
+            # record_from_dict checked them (1 to MAX_NUMBER, docs/game-record.md §4).
             round_number=data.get("round_number"),
             table_number=data.get("table_number"),
             finished_at=finished_at,
@@ -494,9 +448,11 @@ def _source_log_id(record: engine.GameRecord) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
-def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
-    """Refuse a log that is in the import twice, or already imported in ``event``: one game, counted once."""
-    seen: dict[str, str] = {}
+def _check_log_ids(games: Sequence[ParsedGame], event: Event, seen: dict[str, str] | None = None) -> None:
+    """Refuse a log that is in the import twice, or already imported in ``event``: one game, counted once.
+    ``seen``: the log ids of the import's earlier chunks (log id → label), updated."""
+    seen = {} if seen is None else seen
+    new: list[str] = []
     for game in games:
         if not game.source_log_id:
             continue
@@ -506,9 +462,10 @@ def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
                 % {"label": game.label, "id": game.source_log_id, "other": seen[game.source_log_id]}
             )
         seen[game.source_log_id] = game.label
-    if not seen:
+        new.append(game.source_log_id)
+    if not new:
         return
-    done = Hanchan.objects.filter(event=event, source_log_id__in=list(seen)).order_by("pk")
+    done = Hanchan.objects.filter(event=event, source_log_id__in=new).order_by("pk")
     for log_id, pk, played_on in done.values_list("source_log_id", "pk", "played_on")[:1]:
         raise ImportFailed(
             gettext(
@@ -521,24 +478,31 @@ def _check_log_ids(games: Sequence[ParsedGame], event: Event) -> None:
 
 def parse_sources(sources: Iterable[tuple[str, Any]], event: Event, book: PlayerBook) -> list[ParsedGame]:
     """Every record of every source; a source holds one record (an object) or a list of them."""
-    games: list[ParsedGame] = []
+    return list(_parsed(sources, event, book))
+
+
+def _parsed(sources: Iterable[tuple[str, Any]], event: Event, book: PlayerBook) -> Iterator[ParsedGame]:
+    """The records of the sources one after another, each checked as it comes (a source is read when its
+    first record is asked for: a generator of sources reads one file at a time)."""
     for name, data in sources:
         if isinstance(data, list):  # an empty list is the export of an event without games
             for number, item in enumerate(data, start=1):
                 label = gettext("%(name)s: record %(number)d") % {"name": name, "number": number}
-                games.append(parse_game(label, item, event, book))
+                yield parse_game(label, item, event, book)
         else:
-            games.append(parse_game(name, data, event, book))
-    return games
+            yield parse_game(name, data, event, book)
 
 
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def _create_players(games: Sequence[ParsedGame], event: Event, book: PlayerBook) -> None:
+def _create_players(
+    games: Sequence[ParsedGame], event: Event, book: PlayerBook, made: dict[str, Player] | None = None
+) -> None:
     """Create the players named only by name (``--create-players``, or "create" on the online import
-    page) in the event's club, once each; a player from an online log gets its name as online name."""
-    made: dict[str, Player] = {}
+    page) in the event's club, once each; a player from an online log gets its name as online name.
+    ``made``: the players created by the import's earlier chunks (name → player), updated."""
+    made = {} if made is None else made
     for game in games:
         for seats in (game.players, game.on_behalf_of):
             for i, who in enumerate(seats):
@@ -546,7 +510,10 @@ def _create_players(games: Sequence[ParsedGame], event: Event, book: PlayerBook)
                     if who not in made:
                         # PlayerBook.find checked the name (not blank, not too long, not in the club).
                         made[who] = Player.objects.create(
-                            display_name=who, club=event.club, **book.new_online.get(who, {})
+                            display_name=who,
+                            club=event.club,
+                            visibility=new_player_visibility(event),
+                            **book.new_online.get(who, {}),
                         )
                     seats[i] = made[who]
 
@@ -555,6 +522,8 @@ def _remember_online_names(book: PlayerBook, event: Event, user: Any) -> None:
     """Save the log's name on the players the organiser picked for it whose online name was blank, so
     that the next import finds them by themselves; each change is in the event's history."""
     for player, field_name, name in book.remember.values():
+        if not can_edit_player(user, player, event=event):
+            continue  # another club's player is theirs to change (league.permissions.can_edit_player)
         others = Player.objects.filter(club=player.club_id, **{f"{field_name}__iexact": name})
         if others.exclude(pk=player.pk).exists():
             continue  # another player of the club has it: an online name must find one player
@@ -566,11 +535,12 @@ def _remember_online_names(book: PlayerBook, event: Event, user: Any) -> None:
             event=event,
             user=user,
             action="player edited",
-            summary=history.clip(
-                gettext("Player %(player)s edited: %(changes)s")
-                % {"player": player.display_name, "changes": what}
+            summary=phrases.say(
+                gettext_noop("Player %(player)s edited: %(changes)s"),
+                player=player.display_name,
+                changes=what,
             ),
-            reason=gettext("picked for this name when importing online games"),
+            reason=phrases.say(gettext_noop("picked for this name when importing online games")),
             before={"player": player.pk, **before},
             after={"player": player.pk, **after},
         )
@@ -587,16 +557,24 @@ def _register(games: Sequence[ParsedGame], event: Event, book: PlayerBook) -> No
     book.registered_ids.update(missing)
 
 
-def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
-    record = game.record
-    now = timezone.now()
-    final_mode = game.final_scores is not None
-    hanchan = Hanchan.objects.create(
+WRITE_CHUNK = BECAUSE_OF_MAX
+"""Games written together: one INSERT per table and one set-based rebuild of their cached rows per chunk
+(instead of a dozen statements per game and one per hand), so that a season's import costs PostgreSQL,
+where each statement is a round trip, about what it costs SQLite. No more than the versions' writer
+checks one by one (``league.versions.BECAUSE_OF_MAX``): a chunk of games all in rounds kept hidden for
+a final reveal still moves no public page."""
+
+Progress = Callable[[int], None]
+"""Told the games stored so far after each chunk: the command prints it."""
+
+
+def _hanchan_row(game: ParsedGame, event: Event, user: Any, now: datetime) -> Hanchan:
+    return Hanchan(
         event=event,
         round_number=game.round_number,
         table_number=game.table_number,
         status=Hanchan.Status.FINISHED,
-        entry_mode=Hanchan.EntryMode.FINAL_SCORES if final_mode else Hanchan.EntryMode.HANDS,
+        entry_mode=(Hanchan.EntryMode.HANDS if game.final_scores is None else Hanchan.EntryMode.FINAL_SCORES),
         version=1,
         entered_by=user,
         created_at=game.finished_at or now,
@@ -605,9 +583,53 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
         final_sticks=game.final_sticks,
         source_log_id=game.source_log_id,
     )
-    hanchan.event = event  # share the instance: its ruleset is parsed once
-    Seat.objects.bulk_create(
-        [
+
+
+def _history_entry(game: ParsedGame, hanchan: Hanchan, played: Any, event: Event, user: Any) -> Any:
+    """The game's "game imported" entry: its players, its log, its final scores or hands."""
+    names = seated(game.players)
+    if game.source_log_id and not game.source_log_id.startswith("sha256:"):
+        names = phrases.say(gettext_noop("%(players)s; log %(id)s"), players=names, id=game.source_log_id)
+    count = len(game.record.hands)
+    if game.final_scores is not None:
+        how = phrases.say(
+            gettext_noop("final scores %(scores)s"), scores=" / ".join(str(s) for s in game.final_scores)
+        )
+    elif played is not None and played.finished:
+        how = phrases.say(phrases.ngettext_lazy("%(count)d hand", "%(count)d hands", "count"), count=count)
+    else:
+        how = phrases.say(
+            phrases.ngettext_lazy(
+                "%(count)d hand, finished early (time limit)",
+                "%(count)d hands, finished early (time limit)",
+                "count",
+            ),
+            count=count,
+        )
+    return history.entry(
+        event=event,
+        hanchan=hanchan,
+        user=user,
+        action="game imported",
+        summary=phrases.joined(names, how),
+        reason=phrases.say(gettext_noop("imported from %(source)s"), source=game.label),
+    )
+
+
+def _write_games(games: Sequence[ParsedGame], event: Event, user: Any) -> list[Hanchan]:
+    """Store one chunk of checked games, in order: their facts in one INSERT per table, their cached rows
+    by the set-based rebuild every service runs (``sync.rebuild``, which also marks their ratings and
+    moves the pages' versions), and one history entry per game."""
+    now = timezone.now()
+    hanchans = Hanchan.objects.bulk_create([_hanchan_row(game, event, user, now) for game in games])
+    seats: list[Seat] = []
+    hands: list[Hand] = []
+    records: list[engine.Hand] = []
+    penalties: list[Penalty] = []
+    for game, hanchan in zip(games, hanchans, strict=True):
+        hanchan.event = event  # share the instance: its ruleset is parsed once
+        final_mode = game.final_scores is not None
+        seats += [
             Seat(
                 hanchan=hanchan,
                 seat=i,
@@ -617,68 +639,50 @@ def _write_game(game: ParsedGame, event: Event, user: Any) -> Hanchan:
             )
             for i, player in enumerate(game.players)
         ]
-    )
-    rows = Hand.objects.bulk_create(
-        [hand_row(hanchan, number, hand) for number, hand in enumerate(record.hands, start=1)]
-    )
-    Win.objects.bulk_create(
-        [w for row, hand in zip(rows, record.hands, strict=True) for w in win_rows(row, hand)]
-    )
-    Penalty.objects.bulk_create(
-        [
+        hands += [hand_row(hanchan, number, hand) for number, hand in enumerate(game.record.hands, start=1)]
+        records += game.record.hands
+        penalties += [
             Penalty(
                 event=event,
                 player=game.players[p.seat],  # type: ignore[misc]  # the offender, who sat there
                 hanchan=hanchan,
                 points=p.points,
                 kind=kind,
-                reason=(p.reason or gettext("imported penalty"))[:200],
+                reason=(p.reason or IMPORTED_PENALTY)[:200],
+                reason_data=None if p.reason else phrases.say(IMPORTED_PENALTY),
                 given_by=user,
                 created_at=hanchan.finished_at,
                 # A penalty of a tournament table belongs to its round (standings after a round).
                 round_number=hanchan.round_number if event.kind == Event.Kind.TOURNAMENT else None,
             )
-            for p, kind in zip(record.penalties, game.penalty_kinds, strict=True)
+            for p, kind in zip(game.record.penalties, game.penalty_kinds, strict=True)
         ]
+    Seat.objects.bulk_create(seats)
+    rows = Hand.objects.bulk_create(hands)
+    Win.objects.bulk_create([w for row, hand in zip(rows, records, strict=True) for w in win_rows(row, hand)])
+    Penalty.objects.bulk_create(penalties)
+    replays = rebuild(hanchans).replays
+    history.log_many(
+        _history_entry(game, hanchan, replays.get(hanchan.pk), event, user)
+        for game, hanchan in zip(games, hanchans, strict=True)
     )
-    played = refresh(hanchan)
-    names = ", ".join(
-        gettext("%(wind)s %(player)s") % {"wind": wind_name(i), "player": p}
-        for i, p in enumerate(game.players)
-    )
-    if game.source_log_id and not game.source_log_id.startswith("sha256:"):
-        names = gettext("%(players)s; log %(id)s") % {"players": names, "id": game.source_log_id}
-    count = len(record.hands)
-    if final_mode:
-        how = gettext("final scores %(scores)s") % {
-            "scores": " / ".join(str(s) for s in game.final_scores)  # type: ignore[union-attr]
-        }
-    elif played is not None and played.finished:
-        how = ngettext("%(count)d hand", "%(count)d hands", count) % {"count": count}
-    else:
-        how = ngettext(
-            "%(count)d hand, finished early (time limit)",
-            "%(count)d hands, finished early (time limit)",
-            count,
-        ) % {"count": count}
-    history.log(
-        event=event,
-        hanchan=hanchan,
-        user=user,
-        action="game imported",
-        summary=f"{names}; {how}",
-        reason=gettext("imported from %(source)s") % {"source": game.label},
-    )
-    return hanchan
+    return hanchans
 
 
 def _store(games: Sequence[ParsedGame], event: Event, book: PlayerBook, user: Any) -> list[Hanchan]:
     """Write checked games: players to create, registrations, the games, the online names picked."""
     _create_players(games, event, book)
     _register(games, event, book)
-    written = [_write_game(game, event, user) for game in games]
+    written: list[Hanchan] = []
+    for first in range(0, len(games), WRITE_CHUNK):
+        written += _write_games(games[first : first + WRITE_CHUNK], event, user)
     _remember_online_names(book, event, user)
     return written
+
+
+def _chunked(games: Iterator[ParsedGame], size: int) -> Iterator[list[ParsedGame]]:
+    while chunk := list(itertools.islice(games, size)):
+        yield chunk
 
 
 def _imported_meanwhile() -> ImportFailed:
@@ -697,9 +701,16 @@ def import_records(
     sources: Iterable[tuple[str, Any]],
     create_players: bool = False,
     user: Any = None,
+    progress: Progress | None = None,
 ) -> list[Hanchan]:
     """Store the records of ``sources`` (pairs of a label, e.g. the file name, and parsed JSON) as
     finished hanchans of ``event``, in order; all or nothing.
+
+    In bounded memory: the records are checked and written :data:`WRITE_CHUNK` at a time, in one
+    transaction, so that a season of games holds one chunk of checked games at a time (and, when
+    ``sources`` is a generator, one source). The first record in order that is refused — by its
+    contents, its players or its log — rolls every chunk back. ``progress(stored)`` is told after each
+    chunk written (nothing is committed before the end).
 
     Raises :class:`ImportFailed` whose message starts with the label of the offending source.
     """
@@ -707,9 +718,18 @@ def import_records(
     try:
         with transaction.atomic():
             book = PlayerBook(event, create=create_players)
-            games = parse_sources(sources, event, book)
-            _check_log_ids(games, event)
-            return _store(games, event, book, user)
+            seen: dict[str, str] = {}
+            made: dict[str, Player] = {}
+            written: list[Hanchan] = []
+            for games in _chunked(_parsed(sources, event, book), WRITE_CHUNK):
+                _check_log_ids(games, event, seen)
+                _create_players(games, event, book, made)
+                _register(games, event, book)
+                written += _write_games(games, event, user)
+                if progress is not None:
+                    progress(len(written))
+            _remember_online_names(book, event, user)
+            return written
     except IntegrityError:
         raise _imported_meanwhile() from None
 

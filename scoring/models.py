@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league import phrases
 from league.models import Event, Hanchan, HistoryEntry, Player
 
 # HistoryEntry moved to league (the audit trail is a base concern league's services write too); it is
@@ -57,6 +58,9 @@ class Hand(models.Model):
     sticks = models.PositiveSmallIntegerField(_("riichi sticks"), default=0)
     deltas = models.JSONField(_("score changes"), default=list, blank=True)
     scores = models.JSONField(_("scores"), default=list, blank=True)
+    # The random key of the entry form that sent this hand (empty for hands entered otherwise): the same
+    # form sent again is recognised by it (``scoring.services.hands.saved_hand``).
+    entry_key = models.CharField(_("entry key"), max_length=40, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = _("hand")
@@ -64,6 +68,11 @@ class Hand(models.Model):
         ordering = ["hanchan", "number"]
         constraints = [
             models.UniqueConstraint(fields=["hanchan", "number"], name="unique_hand_number"),
+            models.UniqueConstraint(
+                fields=["hanchan", "entry_key"],
+                condition=~models.Q(entry_key=""),
+                name="unique_hand_entry_key",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -196,6 +205,13 @@ class Penalty(models.Model):
         verbose_name=_("cancelled by"),
     )
     cancelled_at = models.DateTimeField(_("cancelled at"), null=True, blank=True)
+    # The reasons code gives (a chombo entered with the final scores, one cancelled by correcting them),
+    # as data (``league/phrases.py``): shown in the reader's language, ``reason`` and
+    # ``cancelled_reason`` holding their English rendering. None: the reason is as the organiser typed it.
+    reason_data = models.JSONField(_("reason (data)"), null=True, blank=True, editable=False)
+    cancelled_reason_data = models.JSONField(
+        _("reason for cancelling (data)"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -207,6 +223,20 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.points} ({self.reason})"
+
+    @property
+    def reason_text(self) -> str:
+        """Why it was given, in the reader's language when code gave it (as typed otherwise)."""
+        return phrases.render(self.reason_data) if self.reason_data else self.reason
+
+    @property
+    def cancelled_reason_text(self) -> str:
+        """Why it was cancelled, in the reader's language when code cancelled it (as typed otherwise)."""
+        return (
+            phrases.render(self.cancelled_reason_data)
+            if self.cancelled_reason_data
+            else self.cancelled_reason
+        )
 
 
 class SeatResult(models.Model):
@@ -303,3 +333,43 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.system}: {self.before:.1f} → {self.after:.1f}"
+
+
+class ImportJob(models.Model):
+    """Logs of the "Import online games" page being read by a background worker: every replay link (a
+    fetch from tenhou.net may take seconds) and the files too large to read in the request.
+
+    The worker (``scoring.import_jobs.run``) reads the sources in order and commits its progress after
+    each one (``done``, the games read, the errors), so the page that polls it shows "3 of 12" and a
+    worker killed on the way goes on from where it stopped. The organiser's language is kept to write
+    the errors in it. Finished jobs are read once into the organiser's import, then deleted."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", pgettext_lazy("import job", "queued")
+        RUNNING = "running", pgettext_lazy("import job", "running")
+        DONE = "done", pgettext_lazy("import job", "done")
+
+    id = models.UUIDField(primary_key=True)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+", verbose_name=_("event"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now)
+    language = models.CharField(max_length=16, default="en")
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.QUEUED)
+    sources = models.JSONField(default=list)  # {"url": …} or {"label", "name", "data" (base64)}, in order
+    done = models.PositiveIntegerField(default=0)
+    games = models.JSONField(default=list)  # [label, record dict] pairs, as the import's batch keeps them
+    errors = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("import job")
+        verbose_name_plural = _("import jobs")
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.done}/{len(self.sources)} ({self.status})"
+
+    @property
+    def total(self) -> int:
+        return len(self.sources)

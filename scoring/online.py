@@ -11,20 +11,22 @@ case. A name that fits two players of the same tier is *ambiguous*: never guesse
 ``/6/?log=…``). Only the log id is taken from it, checked against the form of Tenhou's ids; the request
 always goes to ``settings.TENBOU_TENHOU_URL`` (tenhou.net, a local fake server in tests) with that id, so
 a pasted link can never make the server request another host (no SSRF), and redirects are not followed.
-The answer is read with a short timeout and a size limit; every way it can fail is one
-:class:`OnlineError` whose message says what happened and what to do instead (upload the file).
+The answer is read with a short timeout for each step, a deadline for the whole answer (twice the
+timeout: a server that sends one byte a second is cut off there, not kept until the size limit) and a
+size limit; every way it can fail is one :class:`OnlineError` whose message says what happened and what
+to do instead (upload the file).
 """
 
 from __future__ import annotations
 
-import time
+import contextlib
+import http.client
+import socket
+import threading
 import unicodedata
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from http.client import HTTPException
 from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
@@ -39,7 +41,9 @@ DEFAULT_TENHOU_URL = "https://tenhou.net"
 """Where logs are fetched from, unless ``settings.TENBOU_TENHOU_URL`` says otherwise (tests: a local one)."""
 DEFAULT_TIMEOUT = 10.0
 """Seconds to wait for Tenhou (``settings.TENBOU_TENHOU_TIMEOUT``): a log is a few kB, Tenhou answers in
-well under a second; longer means it is down, and the organiser is waiting on a page."""
+well under a second; longer means it is down, and the organiser is waiting on a page. Each step (the
+connection, each read) waits at most this long, and the whole answer at most twice as long."""
+READ_CHUNK = 64 * 1024
 LOG_PATH = "/0/log/?"
 """Tenhou's download of a game's mjlog XML: ``/0/log/?<log id>``."""
 TENHOU_HOSTS = frozenset({"tenhou.net", "www.tenhou.net"})
@@ -219,13 +223,6 @@ def _printable(text: str, limit: int) -> str:
     return shown + ("…" if len(text) > limit else "")
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """Never follow a redirect: the request goes to Tenhou's log address and nowhere else."""
-
-    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        return None
-
-
 def tenhou_url() -> str:
     """The base address logs are fetched from (``settings.TENBOU_TENHOU_URL``), without a final slash."""
     return str(getattr(settings, "TENBOU_TENHOU_URL", DEFAULT_TENHOU_URL) or DEFAULT_TENHOU_URL).rstrip("/")
@@ -235,20 +232,83 @@ def fetch_timeout() -> float:
     return float(getattr(settings, "TENBOU_TENHOU_TIMEOUT", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT)
 
 
+class _Watchdog:
+    """The deadline of one fetch, kept whatever the server does.
+
+    A socket timeout bounds each wait, not the whole: a server that sends a byte just before each timeout
+    (headers or body, one byte a second) would hold the request until the size limit. At the deadline a
+    timer thread shuts the connection's socket down, which ends any read blocked on it at once; the
+    fetch then reports the deadline. The socket is watched through a duplicate of its descriptor, taken
+    when it is created (before TLS takes it over), so the shutdown reaches the connection at any stage and
+    never another file that reused a closed descriptor's number; :meth:`finish` closes it.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.expired = False
+        self._finished = False
+        self._guards: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def guard(self, sock: socket.socket) -> None:
+        with self._lock:
+            if self._finished:
+                return
+            guard = sock.dup()
+            self._guards.append(guard)
+            if self.expired:
+                self._shut(guard)
+
+    def _expire(self) -> None:
+        with self._lock:
+            if self._finished:
+                return
+            self.expired = True
+            for guard in self._guards:
+                self._shut(guard)
+
+    @staticmethod
+    def _shut(guard: socket.socket) -> None:
+        with contextlib.suppress(OSError):  # already closed by the other side
+            guard.shutdown(socket.SHUT_RDWR)
+
+    def finish(self) -> None:
+        self._timer.cancel()
+        with self._lock:
+            self._finished = True
+            for guard in self._guards:
+                guard.close()
+            self._guards.clear()
+
+
+class _WatchedHTTP(http.client.HTTPConnection):
+    """An HTTP connection whose socket the fetch's :class:`_Watchdog` watches from its creation."""
+
+    watchdog: _Watchdog
+
+    def connect(self) -> None:
+        super().connect()
+        self.watchdog.guard(self.sock)
+
+
+class _WatchedHTTPS(http.client.HTTPSConnection, _WatchedHTTP):
+    """HTTPS: ``HTTPSConnection.connect`` opens the TCP socket through ``_WatchedHTTP.connect`` (which
+    watches it), then does the TLS handshake on it, under the watch too."""
+
+
 def fetch_tenhou_log(log_id: str) -> bytes:
     """The mjlog of ``log_id`` as Tenhou serves it (XML, possibly gzip), or :class:`OnlineError`.
 
     ``log_id`` must be a Tenhou log id (see :func:`log_id_from_url`); it is checked again here, since
-    it becomes part of the address.
+    it becomes part of the address. The request goes to ``settings.TENBOU_TENHOU_URL`` through
+    ``http.client``, which never follows a redirect (a 302 is an answer like a 500).
     """
     if not TENHOU_ID.fullmatch(log_id or ""):
         raise OnlineError(gettext("%(id)s is not a Tenhou log id.") % {"id": _printable(log_id or "", 60)})
     timeout = fetch_timeout()
-    request = urllib.request.Request(
-        f"{tenhou_url()}{LOG_PATH}{log_id}",
-        headers={"User-Agent": USER_AGENT, "Accept": "application/xml, text/xml, */*"},
-    )
-    opener = urllib.request.build_opener(_NoRedirects)
+    deadline = 2 * timeout
     unreachable = gettext(
         "tenhou.net could not be reached (%(reason)s): try again later, or download the log and upload "
         "the file."
@@ -257,48 +317,67 @@ def fetch_tenhou_log(log_id: str) -> bytes:
         "tenhou.net did not answer within %(seconds)s seconds: try again later, or download the log and "
         "upload the file."
     ) % {"seconds": f"{timeout:g}"}
-    deadline = time.monotonic() + 2 * timeout
+    past_deadline = gettext(
+        "tenhou.net did not send log %(id)s within %(seconds)s seconds: try again later, or download the "
+        "log and upload the file."
+    ) % {"id": log_id, "seconds": f"{deadline:g}"}
+    base = urlsplit(tenhou_url())
+    kind = _WatchedHTTPS if base.scheme == "https" else _WatchedHTTP
     try:
-        with opener.open(request, timeout=timeout) as response:
-            chunks: list[bytes] = []
-            size = 0
-            while True:
-                chunk = response.read(64 * 1024)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    raise OnlineError(
-                        gettext("tenhou.net sent more than %(max)d MB for log %(id)s: not a game log.")
-                        % {"max": MAX_BYTES // (1024 * 1024), "id": log_id}
-                    )
-                if time.monotonic() > deadline:
-                    raise OnlineError(too_slow)
-    except urllib.error.HTTPError as exc:
-        if exc.code == 404:
-            raise OnlineError(
-                gettext("tenhou.net has no log %(id)s (HTTP 404): check the link.") % {"id": log_id}
-            ) from None
-        raise OnlineError(
-            gettext(
-                "tenhou.net answered HTTP %(status)s for log %(id)s: try again later, or upload the file."
-            )
-            % {"status": exc.code, "id": log_id}
-        ) from None
-    except TimeoutError:
-        raise OnlineError(too_slow) from None
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, TimeoutError):
+        connection = kind(base.hostname or "", base.port, timeout=timeout)
+    except (ValueError, http.client.HTTPException) as exc:  # a misconfigured address
+        raise OnlineError(unreachable % {"reason": exc.__class__.__name__}) from None
+    watchdog = _Watchdog(deadline)
+    connection.watchdog = watchdog
+    try:
+        data = _get(connection, f"{base.path}{LOG_PATH}{log_id}", log_id)
+    except OnlineError:
+        raise
+    except (TimeoutError, OSError, http.client.HTTPException) as exc:
+        if watchdog.expired:
+            raise OnlineError(past_deadline) from None
+        if isinstance(exc, TimeoutError):
             raise OnlineError(too_slow) from None
-        reason = getattr(exc.reason, "strerror", None) or str(exc.reason)
-        raise OnlineError(unreachable % {"reason": reason}) from None
-    except (OSError, HTTPException) as exc:  # a connection reset, a broken answer
         reason = getattr(exc, "strerror", None) or exc.__class__.__name__
         raise OnlineError(unreachable % {"reason": reason}) from None
-    data = b"".join(chunks)
+    finally:
+        watchdog.finish()
+        connection.close()
+    if watchdog.expired:  # the shutdown can look like the end of the answer
+        raise OnlineError(past_deadline)
     if not data.strip():
         raise OnlineError(
             gettext("tenhou.net sent an empty answer for log %(id)s: check the link.") % {"id": log_id}
         )
     return data
+
+
+def _get(connection: http.client.HTTPConnection, path: str, log_id: str) -> bytes:
+    """The body of ``GET path``, read as it arrives (each read returns what one arrival brought, so the
+    size limit is checked as it grows), or :class:`OnlineError` for an answer that is not a log."""
+    connection.request(
+        "GET", path, headers={"User-Agent": USER_AGENT, "Accept": "application/xml, text/xml, */*"}
+    )
+    response = connection.getresponse()
+    if response.status == 404:
+        raise OnlineError(
+            gettext("tenhou.net has no log %(id)s (HTTP 404): check the link.") % {"id": log_id}
+        )
+    if response.status != 200:
+        raise OnlineError(
+            gettext(
+                "tenhou.net answered HTTP %(status)s for log %(id)s: try again later, or upload the file."
+            )
+            % {"status": response.status, "id": log_id}
+        )
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := response.read1(READ_CHUNK):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_BYTES:
+            raise OnlineError(
+                gettext("tenhou.net sent more than %(max)d MB for log %(id)s: not a game log.")
+                % {"max": MAX_BYTES // (1024 * 1024), "id": log_id}
+            )
+    return b"".join(chunks)

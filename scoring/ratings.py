@@ -6,7 +6,7 @@ event on its own (``RatingChange.event`` set) and the lifetime of a player over 
 (``RatingChange.event`` empty). Players are the *credited* players of the seat results, the same people
 the standings count (a substitute's game counts for the registered player it stands in for).
 
-**Tenhou R** (rules.md §8): everyone starts at 1500; after each game
+**Tenhou R** (docs/rules.md §8.3): everyone starts at 1500; after each game
 ``ΔR = adj × (base[place] + (avgR_table − R) / 40)`` with base +30 / +10 / −10 / −30 and
 ``adj = 1 − 0.002 × games`` (games rated before this one, in the scope) below 400 games, else 0.2.
 ``avgR_table`` is the average R of the **other three** players at the table, not including the player's
@@ -22,14 +22,13 @@ ranks. The rating shown is the conservative ``μ − 3σ`` (0 for a new player).
 and the opponents' own updates — on other players' games too. When a finished game is corrected, voided,
 reopened or newly finished, the simple correct rule is used: every row of the game's event scope and of
 the lifetime scope from that game's place in the order onward is deleted and recomputed, starting from
-each player's last rating before it. ``services.sync.refresh`` schedules this after the transaction
-commits (``schedule_rebuild``), batching every game a transaction touched into a single rebuild.
+each player's last rating before it. ``services.sync.refresh`` marks the game in its transaction
+(``schedule_rebuild``) and a background worker rebuilds every marked game at once (``scoring/tasks.py``).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -38,12 +37,12 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any, NamedTuple
 
-from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Min, Q, QuerySet, Window
+from django.db import connection, transaction
+from django.db.models import F, Max, Min, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 from openskill.models import PlackettLuce
 
-from league.models import Event, Hanchan
+from league.models import Event, Hanchan, Player
 from league.versions import bump_results
 from scoring.models import RatingChange, SeatResult
 
@@ -342,14 +341,18 @@ def rebuild_ratings_for(hanchan_ids: Iterable[int]) -> RebuildReport:
         _rebuild_scope(event_id, cut, report)
     if cuts:
         _rebuild_scope(None, min(cut for _, cut in cuts.values()), report)
-    _changed_pages(report)
+    _changed_pages(report, because_of=list(cuts))
     return report
 
 
-def _changed_pages(report: RebuildReport) -> None:
+def _changed_pages(report: RebuildReport, because_of: list[int] | None = None) -> None:
     """The pages that show the rewritten ratings get new results versions, in the rebuild's own
-    transaction (it runs after the change's commit: the change's own bump came before it)."""
-    bump_results(event_ids=report.events, player_ids=report.players)
+    transaction (it runs after the change's commit: the change's own bump came before it).
+
+    ``because_of``: the games the rebuild was for. When the public may see none of them (rounds kept
+    for a final reveal), no public page changed: the public ratings leave out hidden games and every
+    rating they influenced (``scoring.statistics.lifetime_ratings``, :func:`replay_ratings`)."""
+    bump_results(event_ids=report.events, player_ids=report.players, because_of=because_of)
 
 
 def rebuild_ratings_from(hanchan: Hanchan) -> RebuildReport:
@@ -361,8 +364,14 @@ def rebuild_ratings_from(hanchan: Hanchan) -> RebuildReport:
 def rebuild_all_ratings() -> RebuildReport:
     """Throw away every rating row and rate every finished game again (every event, and lifetime).
 
-    For a database that had games before ratings existed, or after rows were deleted by hand."""
+    For a database that had games before ratings existed, or after rows were deleted by hand. The
+    games marked for the worker's rebuild before it started are rated here too: their marks go with
+    this transaction (those marked meanwhile stay for the worker)."""
+    from background.models import Pending
+
     _serialise()
+    marks = Pending.objects.filter(kind="ratings", failed=False, lease_until__isnull=True)
+    superseded = marks.aggregate(last=Max("pk"))["last"]
     report = RebuildReport()
     report.rows_deleted += RatingChange.objects.all().delete()[0]
     event_ids = SeatResult.objects.values_list("event_id", flat=True).distinct().order_by("event_id")
@@ -370,63 +379,40 @@ def rebuild_all_ratings() -> RebuildReport:
         _rebuild_scope(event_id, None, report)
     _rebuild_scope(None, None, report)
     bump_results(event_ids=Event.objects.values_list("pk", flat=True), event_players=True)
+    if superseded is not None:
+        held = marks.filter(pk__lte=superseded)
+        if connection.vendor == "postgresql":  # a drain holding some: those it finishes itself
+            held = held.select_for_update(skip_locked=True)
+        Pending.objects.filter(pk__in=list(held.values_list("pk", flat=True))).delete()
     return report
 
 
-# SQLSTATEs of a transaction the database chose to abort, which succeeds when simply run again.
-_RETRYABLE = frozenset({"40P01", "40001"})  # deadlock detected, serialization failure
-REBUILD_ATTEMPTS = 5
+def schedule_rebuild(*hanchans: Hanchan) -> None:
+    """Mark the games' ratings as to be rebuilt, in the current transaction; a worker rebuilds them
+    once it commits (``scoring.tasks.RATINGS``).
+
+    The mark is a row written with the change, so it commits or rolls back with it: a rolled-back change
+    leaves nothing, and a committed one is rebuilt even if the worker is down now (it sweeps when it
+    starts). Every game a transaction touches, and every game marked before the worker gets to them,
+    are rebuilt together, from the earliest — an import of a season rebuilds once, not once per game.
+    Pages show "ratings updating…" while a mark waits (:func:`ratings_pending`)."""
+    from scoring.signals import results_changed
+    from scoring.tasks import RATINGS
+
+    RATINGS.mark_many((h.pk, f"event:{h.event_id}") for h in hanchans)
+    by_event: dict[int, list[int]] = {}
+    for h in hanchans:
+        by_event.setdefault(h.event_id, []).append(h.pk)
+    for event_id, ids in by_event.items():  # the same games change result: say so to whoever listens
+        results_changed.send(sender=Event, event_id=event_id, hanchan_ids=ids)
 
 
-def _retryable(exc: DatabaseError) -> bool:
-    """Whether ``exc`` aborted the transaction only because of another one (so retrying is safe)."""
-    cause = exc.__cause__
-    if getattr(cause, "sqlstate", None) in _RETRYABLE or getattr(cause, "pgcode", None) in _RETRYABLE:
-        return True
-    return connection.vendor == "sqlite" and "database is locked" in str(exc)
+def ratings_pending(event: Event | None = None) -> bool:
+    """Whether ratings are being recomputed: of ``event``'s scope, or of any scope (lifetime ratings
+    depend on every game). One indexed query; pages key their cache by it too."""
+    from scoring.tasks import RATINGS
 
-
-def rebuild_with_retry(hanchan_ids: Iterable[int], *, attempts: int = REBUILD_ATTEMPTS) -> RebuildReport:
-    """:func:`rebuild_ratings_for`, run again when the database aborts it for a deadlock or a
-    serialization failure: a rebuild is all or nothing and starts from what is committed, so running it
-    again is safe, and losing it would leave ratings stale until someone runs ``rebuild_ratings``.
-    Inside an enclosing transaction nothing can be retried: the error propagates."""
-    games = list(hanchan_ids)
-    for attempt in range(1, attempts + 1):
-        try:
-            return rebuild_ratings_for(games)
-        except DatabaseError as exc:
-            if connection.in_atomic_block or attempt == attempts or not _retryable(exc):
-                raise
-            logger.warning("ratings rebuild for games %s retried (%s): %s", sorted(games), attempt, exc)
-            time.sleep(0.05 * attempt)
-    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
-
-
-def schedule_rebuild(hanchan: Hanchan) -> None:
-    """Rebuild ratings for ``hanchan`` once the current transaction commits (at once without one).
-
-    Every game a transaction touches joins one pending rebuild, so a transaction that writes many games
-    (an import of a season, a game finished right after its last hand) rebuilds once, from its earliest
-    game, instead of once per game — which would be quadratic for games imported out of order. After the
-    commit, a rating failure is logged instead of undoing scores that are already saved; the
-    ``rebuild_ratings`` command repairs the history. A rolled-back transaction drops the pending rebuild
-    with its other on-commit callbacks.
-    """
-    conn = transaction.get_connection()
-    for _sids, func, _robust in conn.run_on_commit:
-        pending: set[int] | None = getattr(func, "pending_games", None)
-        if pending is not None:
-            pending.add(hanchan.pk)
-            return
-    games = {hanchan.pk}
-
-    def rebuild_ratings_after_commit() -> None:
-        report = rebuild_with_retry(games)
-        logger.debug("ratings rebuilt for games %s: %s", sorted(games), report)
-
-    rebuild_ratings_after_commit.pending_games = games  # type: ignore[attr-defined]
-    transaction.on_commit(rebuild_ratings_after_commit, robust=True)
+    return RATINGS.pending(scope=None if event is None else f"event:{event.pk}")
 
 
 # -- reading ------------------------------------------------------------------------------------------
@@ -450,10 +436,12 @@ def current_ratings(
     """Per system, every rated player of the scope by rating, best first (one query).
 
     ``hidden_after``: the last round the public may see of a tournament keeping its later rounds for
-    the final reveal — the ratings are then those after that round."""
+    the final reveal — the ratings are then those of the games up to that round, rated again without
+    the hidden ones (two queries): a stored rating of a visible game finished after a hidden one (a
+    correction) would carry the hidden game's result."""
+    if event is not None and hidden_after is not None:
+        return _replayed_current(event, hidden_after)
     changes = RatingChange.objects.filter(_scope(event.pk if event else None))
-    if hidden_after is not None:
-        changes = changes.exclude(hanchan__round_number__gt=hidden_after)
     latest = (
         changes.annotate(
             newest=Window(
@@ -471,6 +459,59 @@ def current_ratings(
     for rows in table.values():
         rows.sort(key=lambda r: (-r.rating, r.name))
     return table
+
+
+def _replayed_current(event: Event, hidden_after: int) -> dict[str, list[CurrentRating]]:
+    """:func:`current_ratings` of ``event`` over its games up to round ``hidden_after``, rated again."""
+    states, _ = replay_ratings(
+        SeatResult.objects.filter(event=event).exclude(hanchan__round_number__gt=hidden_after)
+    )
+    names = dict(Player.objects.filter(pk__in=list(states)).values_list("pk", "display_name"))
+    tenhou, openskill = RatingChange.System.TENHOU.value, RatingChange.System.OPENSKILL.value
+    table: dict[str, list[CurrentRating]] = {system: [] for system in RatingChange.System.values}
+    for player_id, state in states.items():
+        table[tenhou].append(CurrentRating(player_id, names[player_id], state.tenhou, state.tenhou_games))
+        table[openskill].append(
+            CurrentRating(
+                player_id, names[player_id], state.openskill, state.openskill_games, state.mu, state.sigma
+            )
+        )
+    for rows in table.values():
+        rows.sort(key=lambda r: (-r.rating, r.name))
+    return table
+
+
+def replay_ratings(
+    results: QuerySet[SeatResult], *, player_id: int | None = None
+) -> tuple[dict[int, Rating], dict[str, list[RatingPoint]]]:
+    """Rate the games of ``results`` (seat results) again in memory, in the rating order and by the
+    rules of :func:`_rebuild_scope` (four distinct credited players, or the game is skipped), from a
+    fresh start: every player's state after them, and ``player_id``'s history (one query).
+
+    For what the public may see when some games are hidden from it (members-only events, the rounds of
+    a final reveal): the stored ratings count every game, so a game the visitor may not see would show
+    in a later one's numbers (a jump in R, a game count larger than the games listed)."""
+    seats = results.order_by("finished_at", "hanchan_id", "seat").values_list(
+        "hanchan_id", "player_id", "place"
+    )
+    tenhou, openskill = RatingChange.System.TENHOU.value, RatingChange.System.OPENSKILL.value
+    history: dict[str, list[RatingPoint]] = {system: [] for system in RatingChange.System.values}
+    states: dict[int, Rating] = {}
+    for hanchan_id, group in groupby(seats.iterator(), key=lambda row: row[0]):
+        table = list(group)
+        players = [row[1] for row in table]
+        if len(table) != 4 or len(set(players)) != 4:
+            continue
+        before = [states.get(p) or Rating() for p in players]
+        after = rate_game(before, [row[2] for row in table])
+        for who, old, new in zip(players, before, after, strict=True):
+            states[who] = new
+            if who == player_id:
+                history[tenhou].append(RatingPoint(hanchan_id, new.tenhou_games, old.tenhou, new.tenhou))
+                history[openskill].append(
+                    RatingPoint(hanchan_id, new.openskill_games, old.openskill, new.openskill)
+                )
+    return states, history
 
 
 class RatingPoint(NamedTuple):

@@ -202,6 +202,24 @@ def seat_of(hanchan: Hanchan, player_id: int) -> int | None:
     return seats_by_player(hanchan.seats.all()).get(player_id)
 
 
+def final_result(
+    hanchan: Hanchan, played: engine.Replay | None, seats: Sequence[Seat], extra: Sequence[int]
+) -> engine.FinalResult | None:
+    """The game's final result as the engine computes it, with ``extra`` penalty points per seat: from
+    the replay of its hands (``played``), or from its seats' final scores for a game entered so. None
+    while it cannot be computed (no hand yet, a final score missing). For the rebuild's seat results and
+    the game page alike."""
+    rules = hanchan.event.rules
+    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
+        if played is None or not played.hands:
+            return None
+        return played.final(list(extra))
+    scores = [s.final_score for s in sorted(seats, key=lambda s: s.seat)]
+    if len(scores) != 4 or any(score is None for score in scores):
+        return None
+    return engine.final_result(scores, hanchan.final_sticks, list(extra), rules)  # type: ignore[arg-type]
+
+
 def penalty_points(hanchan: Hanchan, seats: Iterable[Seat] | None = None) -> list[int]:
     """Per seat, the active penalties given in this hanchan (chombo hands are not here: the engine
     derives those from the hands). Two queries, one when the caller has the ``seats`` already."""
@@ -228,7 +246,7 @@ def chombo_penalties_by_seat(hanchan: Hanchan) -> list[int]:
 
 
 def game_record(hanchan: Hanchan) -> engine.GameRecord:
-    """The hanchan as a game record (game-record.md), for export and replay."""
+    """The hanchan as a game record (docs/game-record.md), for export and replay."""
     seats = sorted(hanchan.seats.select_related("player"), key=lambda s: s.seat)
     by_player = seats_by_player(seats)
     penalties = []

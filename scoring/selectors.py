@@ -11,12 +11,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from league.models import Event, Hanchan
-from league.permissions import LoginRequired, managed_events, visible_events
+from league.permissions import is_member, managed_events, members_only_refusal, visible_events
 
 from . import engine
 from .describe import describe_hand
 from .models import HistoryEntry, Penalty
-from .records import engine_hand, penalty_points, stored_hands
+from .records import engine_hand, final_result, penalty_points, stored_hands
 
 
 @dataclass
@@ -75,14 +75,7 @@ class GameView:
 
     @cached_property
     def final(self) -> engine.FinalResult | None:
-        hanchan, seats = self.hanchan, self.seats
-        if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-            return self.played.final(penalty_points(hanchan, seats)) if self.played.hands else None
-        scores = [s.final_score for s in seats]
-        if any(score is None for score in scores):
-            return None
-        extra = penalty_points(hanchan, seats)
-        return engine.final_result(scores, hanchan.final_sticks, extra, self.rules)  # type: ignore[arg-type]
+        return final_result(self.hanchan, self.played, self.seats, penalty_points(self.hanchan, self.seats))
 
     @property
     def next_round(self) -> str:
@@ -116,8 +109,8 @@ def public_game_or_404(user: Any, pk: int) -> Hanchan:
         hanchan = Hanchan.objects.select_related("event", "event__club").get(pk=pk)
     except Hanchan.DoesNotExist:
         raise Http404("No such game.") from None
-    if hanchan.event.visibility == Event.Visibility.MEMBERS and not user.is_authenticated:
-        raise LoginRequired("This game belongs to an event visible to members only.")
+    if hanchan.event.visibility == Event.Visibility.MEMBERS and not is_member(user):
+        raise members_only_refusal(user, "This game belongs to an event visible to members only.")
     return hanchan
 
 

@@ -1,4 +1,4 @@
-"""Reads for the standings of an event (rules.md §8): one row per player, ranked by the event's tie-breaks.
+"""Reads for the standings of an event (docs/rules.md §8.1): one row per player, ranked by its tie-breaks.
 
 Everything the standings page, its CSV download and ``manage.py standings`` show comes from
 :func:`standings`, so the three can never disagree. The cost is fixed whatever the size of the event:
@@ -18,6 +18,9 @@ Decisions worth knowing (they are the house rules, not accidents):
   happened between them, so a penalty given after the end date is not in them.
 - "After round N" (``up_to_round``, tournaments) counts the games of rounds 1..N and leaves out every
   penalty of a later round (``Penalty.round_number``); an event-level penalty without a round counts.
+- A league with a play-off (``Event.playoff_first_round``, set by ``tournaments.stages.add_stage``):
+  its standings are the season's, the games without a round number or of a round before the play-off's
+  first; the play-off's games count in its stages' standings only. A league without one is unchanged.
 - A player with no game in the period is never ranked, even when the event needs 0 games: a rank
   says how someone played, and ranking a player who has not played at 0 points would put them above
   everyone with a negative total. They are listed under "not yet ranked" with 0 games.
@@ -36,11 +39,18 @@ from typing import Any
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from league.collation import name_sort_key
+from league.hidden_rounds import hidden_after_round as hidden_after_round
+from league.hidden_rounds import in_hidden_round as in_hidden_round
 from league.models import Event, Hanchan, Registration
 
 from .models import Penalty, SeatResult
 
 TWO_PLACES = Decimal("0.01")
+
+# The hide rule of a final reveal (hidden_after_round, in_hidden_round, re-exported above) is league's:
+# league.hidden_rounds, since the version writer needs it too. Every public reader of standings goes
+# through public_options (or public_standings) below; the organisers' pages and ``manage.py standings``
+# call standings() and see everything.
 
 
 @dataclass
@@ -109,6 +119,15 @@ def in_period(
     return queryset
 
 
+def season_before_round(event: Event, from_round: int | None = None) -> int | None:
+    """The first round of a league's play-off, where its season ends, for standings that count the
+    season (no ``from_round``); None for a tournament, a league without a play-off, or a play-off
+    stage's own standings. The field is the event's own: no query."""
+    if event.kind != Event.Kind.LEAGUE or from_round is not None:
+        return None
+    return event.playoff_first_round
+
+
 def penalties_up_to_round(queryset: QuerySet[Penalty], up_to_round: int | None) -> QuerySet[Penalty]:
     """Leave out the penalties given in a round after ``up_to_round`` (those without a round stay)."""
     if up_to_round is None:
@@ -135,23 +154,6 @@ def tie_break_terms(event: Event) -> list[str]:
     """The event's tie-break setting as a list of terms, ``points`` always first."""
     terms = [t.strip() for t in (event.tie_break or "points").split(",") if t.strip()]
     return terms if terms[:1] == ["points"] else ["points", *[t for t in terms if t != "points"]]
-
-
-def hidden_after_round(event: Event) -> int | None:
-    """The round the *public* standings stop at while the organiser keeps the rest for a final reveal;
-    None when the public may see everything.
-
-    This is the one place of the hide rule: every public reader of standings (the event page, its live
-    fragment, the CSV download, the wall screen) goes through :func:`public_options` (or
-    :func:`public_standings`, which applies it), while the organiser's pages and ``manage.py
-    standings`` call :func:`standings` and see everything. Cached public pages must put this value in
-    their cache key (``scoring.cache.results_key`` does): releasing the standings changes what they show
-    without changing any result.
-    """
-    hidden = event.standings_hidden_after_round
-    if hidden is None or event.standings_released_at is not None or event.kind != Event.Kind.TOURNAMENT:
-        return None
-    return hidden
 
 
 def hidden_games(hidden: dict[int, int], game: str = "hanchan") -> Q | None:
@@ -200,19 +202,28 @@ def standings(
     date_to: date | None = None,
     min_games: int | None = None,
     up_to_round: int | None = None,
+    from_round: int | None = None,
 ) -> list[StandingRow]:
     """The standings: ranked players first (by rank), then those not yet ranked, in tie-break order.
 
     ``min_games`` defaults to the event's setting; ``up_to_round`` gives a tournament's standings after
-    that round (event-level penalties of later rounds left out). Three queries, whatever the number of
-    players or games.
+    that round (event-level penalties of later rounds left out); ``from_round`` counts only the games
+    and penalties of that round on (a stage after the first: ``tournaments.stages``; penalties without
+    a round belong to the first stage). Three queries, whatever the number of players or games.
     """
     needed = event.min_games if min_games is None else min_games
     rows: dict[int, StandingRow] = {}
 
     finished = finished_results(event)
-    if up_to_round is not None:
+    season = season_before_round(event, from_round)
+    if season is not None:
+        # A league with a play-off: its standings are the season's, the games before the play-off's
+        # first round or without a round number (the play-off's are its stages', tournaments/stages.py).
+        finished = finished.exclude(hanchan__round_number__gte=season)
+    elif up_to_round is not None:
         finished = finished.filter(hanchan__round_number__lte=up_to_round)
+    if from_round is not None:
+        finished = finished.filter(hanchan__round_number__gte=from_round)
     results = (
         in_period(finished, "hanchan__played_on", date_from, date_to)
         .values("player_id", "player__display_name")
@@ -248,11 +259,15 @@ def standings(
             penalties=int(r["penalties"]),
         )
 
+    given = Penalty.objects.filter(event=event, hanchan__isnull=True, cancelled=False)
+    if from_round is not None:
+        given = given.filter(round_number__gte=from_round)
+    if season is not None:
+        given = given.exclude(round_number__gte=season)
+        up_to_round = None
     event_penalties = (
         in_period(
-            penalties_up_to_round(
-                Penalty.objects.filter(event=event, hanchan__isnull=True, cancelled=False), up_to_round
-            ),
+            penalties_up_to_round(given, up_to_round),
             "created_at__date",
             date_from,
             date_to,

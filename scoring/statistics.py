@@ -1,4 +1,4 @@
-"""Player statistics (rules.md §8) as grouped queries over the cached rows, never by replaying games.
+"""Player statistics (docs/rules.md §8.2) as grouped queries over the cached rows, never by replaying games.
 
 ``SeatResult`` (one row per finished game and seat) gives placements, scores, results and chombos for
 every finished game, whichever way it was entered. ``HandSeat`` (one row per hand and seat) and ``Win``
@@ -11,9 +11,9 @@ and uses it as a subquery, so the number of queries never depends on the number 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import groupby
 from typing import Any, NamedTuple
 
 from django.db.models import Avg, Count, Exists, F, Q, QuerySet, Subquery
@@ -23,8 +23,8 @@ from django.utils.timezone import localtime
 from league.models import Event, Hanchan, Player, Registration
 from scoring import yaku_picker
 from scoring.models import HandSeat, RatingChange, SeatResult
-from scoring.ratings import Rating, RatingPoint, rate_game, rating_history
-from scoring.standings import hidden_after_round, hidden_games
+from scoring.ratings import RatingPoint, rating_history, replay_ratings
+from scoring.standings import hidden_after_round, hidden_games, in_hidden_round
 from scoring.yaku_stats import WinFacts, YakuSummary, summarise, yaku_recorded
 
 FINISHED = Hanchan.Status.FINISHED
@@ -256,21 +256,54 @@ def hand_stats(player: Player, events: QuerySet[Event], *, hidden: Q | None = No
     """
     totals = _shown(
         HandSeat.objects.filter(player=player, hanchan__event__in=events, hanchan__status=FINISHED), hidden
-    ).aggregate(
-        # First: later keys name aggregates ("riichi"), and a filter would read those instead of the column.
-        riichi_wins=Count("id", filter=Q(riichi=True, won=True)),
-        riichi_average_win=Avg("win_points", filter=Q(riichi=True, won=True)),
-        hands=Count("id"),
-        wins=Count("id", filter=Q(won=True)),
-        tsumo_wins=Count("id", filter=Q(won=True, tsumo=True)),
-        deal_ins=Count("id", filter=Q(dealt_in=True)),
-        riichi=Count("id", filter=Q(riichi=True)),
-        draws=Count("id", filter=Q(at_draw=True)),
-        tenpai_at_draw=Count("id", filter=Q(at_draw=True, tenpai=True)),
-        average_win=Avg("win_points", filter=Q(won=True)),
-        average_deal_in=Avg("deal_in_points", filter=Q(dealt_in=True)),
-    )
+    ).aggregate(**_hand_totals())
     return HandStats(**totals)
+
+
+def _hand_totals(prefix: str = "") -> dict[str, Any]:
+    """The sums :class:`HandStats` holds, as aggregates named ``prefix`` + field (a grouped query needs a
+    prefix: an annotation may not take the name of a column, such as ``riichi``)."""
+    return {
+        f"{prefix}{name}": expression
+        for name, expression in (
+            # First: later keys name aggregates ("riichi"), and a filter would read those instead of the
+            # column.
+            ("riichi_wins", Count("id", filter=Q(riichi=True, won=True))),
+            ("riichi_average_win", Avg("win_points", filter=Q(riichi=True, won=True))),
+            ("hands", Count("id")),
+            ("wins", Count("id", filter=Q(won=True))),
+            ("tsumo_wins", Count("id", filter=Q(won=True, tsumo=True))),
+            ("deal_ins", Count("id", filter=Q(dealt_in=True))),
+            ("riichi", Count("id", filter=Q(riichi=True))),
+            ("draws", Count("id", filter=Q(at_draw=True))),
+            ("tenpai_at_draw", Count("id", filter=Q(at_draw=True, tenpai=True))),
+            ("average_win", Avg("win_points", filter=Q(won=True))),
+            ("average_deal_in", Avg("deal_in_points", filter=Q(dealt_in=True))),
+        )
+    }
+
+
+def hand_stats_by_player(
+    player_ids: Iterable[int], events: QuerySet[Event], *, hidden: Q | None = None
+) -> dict[int, HandStats]:
+    """:func:`hand_stats` of several players at once (one grouped query: a team's page); a player with
+    no hand row is absent."""
+    prefix = "n_"
+    rows = (
+        _shown(
+            HandSeat.objects.filter(
+                player__in=list(player_ids), hanchan__event__in=events, hanchan__status=FINISHED
+            ),
+            hidden,
+        )
+        .values("player_id")
+        .annotate(**_hand_totals(prefix))
+        .order_by()
+    )
+    return {
+        row["player_id"]: HandStats(**{k.removeprefix(prefix): v for k, v in row.items() if k != "player_id"})
+        for row in rows
+    }
 
 
 class PlayerWin(NamedTuple):
@@ -404,24 +437,28 @@ def player_statistics(
 
 
 def _hidden_results(visible: QuerySet[Event]) -> QuerySet[SeatResult]:
-    """Seat results of the events the visitor may not see (through the small events table first, so
-    that the seat results are found by their event index)."""
-    return SeatResult.objects.filter(event__in=Event.objects.exclude(pk__in=visible.values("pk")))
+    """Seat results the visitor may not see: of the events they may not see (through the small events
+    table first, so that the seat results are found by their event index), and of the rounds a
+    tournament keeps for its final reveal."""
+    return SeatResult.objects.filter(
+        Q(event__in=Event.objects.exclude(pk__in=visible.values("pk"))) | in_hidden_round("hanchan")
+    )
 
 
 def lifetime_ratings(player: Player, visible: QuerySet[Event]) -> dict[str, list[RatingPoint]]:
-    """The player's lifetime rating history as if the events the visitor may not see did not exist.
+    """The player's lifetime rating history as if the games the visitor may not see did not exist: the
+    events they may not see, and the rounds a tournament keeps for its final reveal.
 
     A stored lifetime rating counts every game of every event, so for a visitor who may not see them
-    it would tell that members-only games exist and how they went (a jump in R between two visible
-    games, a game count larger than the games listed). When no event is hidden from this visitor (one
-    query: the history itself, with an "anything hidden?" flag), the stored rows are those numbers;
-    otherwise the visible games are rated again in memory with the same pure functions
-    (:func:`scoring.ratings.rate_game`) and in the same order (finish time, then game), up to the
-    player's last visible game.
+    it would tell that such games exist and how they went (a jump in R between two visible games, "after
+    18 games" when 16 are listed). When nothing is hidden from this visitor (one query: the history
+    itself, with an "anything hidden?" flag), the stored rows are those numbers; otherwise the visible
+    games are rated again in memory with the same pure functions (:func:`scoring.ratings.replay_ratings`)
+    and in the same order (finish time, then game), up to the player's last visible game.
     """
     rows = list(
         RatingChange.objects.filter(event__isnull=True, player=player, hanchan__event__in=visible)
+        .exclude(in_hidden_round("hanchan"))
         .annotate(hidden=Exists(_hidden_results(visible)))
         .order_by("at", "hanchan_id")
         .values_list("system", "hanchan_id", "games", "before", "after", "hidden")
@@ -433,38 +470,19 @@ def lifetime_ratings(player: Player, visible: QuerySet[Event]) -> dict[str, list
         for system, hanchan_id, games, before, after, _hidden in rows:
             history[system].append(RatingPoint(hanchan_id, games, before, after))
         return history
-    return _rated_again(player, visible, through=rows[-1][1])
+    through = SeatResult.objects.filter(hanchan_id=rows[-1][1]).values("finished_at")[:1]
+    visible_results = SeatResult.objects.filter(event__in=visible, finished_at__lte=Subquery(through))
+    return replay_ratings(visible_results.exclude(in_hidden_round("hanchan")), player_id=player.pk)[1]
 
 
-def _rated_again(player: Player, visible: QuerySet[Event], *, through: int) -> dict[str, list[RatingPoint]]:
-    """Rate every visible finished game up to the game ``through`` (the player's last visible rated one)
-    again, keeping ``player``'s points (one query).
-
-    Mirrors ``scoring.ratings._rebuild_scope``: four distinct credited players or the game is skipped."""
-    last = SeatResult.objects.filter(hanchan_id=through).values("finished_at")[:1]
-    seats = (
-        SeatResult.objects.filter(event__in=visible, finished_at__lte=Subquery(last))
-        .order_by("finished_at", "hanchan_id", "seat")
-        .values_list("hanchan_id", "player_id", "place")
-    )
-    tenhou, openskill = RatingChange.System.TENHOU.value, RatingChange.System.OPENSKILL.value
-    history: dict[str, list[RatingPoint]] = {system: [] for system in RatingChange.System.values}
-    states: dict[int, Rating] = {}
-    for hanchan_id, group in groupby(seats.iterator(), key=lambda row: row[0]):
-        table = list(group)
-        players = [row[1] for row in table]
-        if len(table) != 4 or len(set(players)) != 4:
-            continue
-        before = [states.get(p) or Rating() for p in players]
-        after = rate_game(before, [row[2] for row in table])
-        for player_id, old, new in zip(players, before, after, strict=True):
-            states[player_id] = new
-            if player_id == player.pk:
-                history[tenhou].append(RatingPoint(hanchan_id, new.tenhou_games, old.tenhou, new.tenhou))
-                history[openskill].append(
-                    RatingPoint(hanchan_id, new.openskill_games, old.openskill, new.openskill)
-                )
-    return history
+def event_ratings(player: Player, event: Event, visible: QuerySet[Event], hidden_after: int | None):
+    """The player's rating history in ``event`` as the visitor may see it (one query): the stored one,
+    or — while the event keeps rounds for its final reveal — its visible games rated again, so that a
+    visible game finished after a hidden one (a correction) does not carry the hidden game's result."""
+    if hidden_after is None:
+        return rating_history(player, event=event, visible_events=visible)
+    results = SeatResult.objects.filter(event=event).exclude(hanchan__round_number__gt=hidden_after)
+    return replay_ratings(results, player_id=player.pk)[1]
 
 
 @dataclass(frozen=True)
@@ -487,8 +505,7 @@ class PlayerPage:
 
 
 def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None) -> PlayerPage:
-    """Everything the player page reads, in a fixed number of queries (six; seven while a tournament
-    keeps rounds hidden).
+    """Everything the player page reads, in a fixed number of queries (six).
 
     ``visible`` are the events the visitor may see (``league.permissions.visible_events``);
     ``event_slug`` chooses one of the visible events the player is registered in; any other slug — an
@@ -516,12 +533,9 @@ def player_page(player: Player, visible: QuerySet[Event], event_slug: str | None
         if (event is None or r.event.pk == event.pk) and (last := hidden_after_round(r.event)) is not None
     }
     if event:
-        ratings = rating_history(player, event=event, visible_events=visible)
+        ratings = event_ratings(player, event, visible, hidden_after.get(event.pk))
     else:
         ratings = lifetime_ratings(player, visible)
-    if hidden_after:
-        held = set(Hanchan.objects.filter(hidden_games(hidden_after, "")).values_list("pk", flat=True))
-        ratings = {system: [p for p in rows if p.hanchan_id not in held] for system, rows in ratings.items()}
     return PlayerPage(
         registrations=registrations,
         event=event,

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext_lazy
 from .exports.csvfile import Cell, csv_text
 from .standings import StandingRow
 from .templatetags.tenbou import localized, plain_thousands, thousands
+from .templatetags.tenbou import points as points_text
 
 PER_PAGE = 50
 EXPORT_LANGUAGE = "en"
@@ -41,6 +42,17 @@ class IntColumn(tables.Column):
         super().__init__(*args, **kwargs)
 
     def render(self, value: Any) -> str:
+        return str(value)
+
+
+class ScoreColumn(IntColumn):
+    """A score in points (an average final score: 33850), written as the scoreboards and the game pages
+    write points — grouped in French and Polish (33 850) — and plain in the export."""
+
+    def render(self, value: Any) -> str:
+        return points_text(value)
+
+    def value(self, value: Any) -> str:
         return str(value)
 
 
@@ -74,7 +86,7 @@ class StandingsTable(tables.Table):
     seconds = IntColumn(verbose_name=_("2nd"), order_by=("-seconds",))
     thirds = IntColumn(verbose_name=_("3rd"), order_by=("-thirds",))
     fourths = IntColumn(verbose_name=_("4th"), order_by=("-fourths",))
-    average_score = IntColumn(verbose_name=_("Avg score"), order_by=("-average_score",))
+    average_score = ScoreColumn(verbose_name=_("Avg score"), order_by=("-average_score",))
     best = PointsColumn(verbose_name=_("Best"), order_by=("-best",))
     chombos = IntColumn(verbose_name=pgettext_lazy("standings column", "Chombo"), order_by=("-chombos",))
     penalties = PointsColumn(verbose_name=_("Penalties"), order_by=("penalties",))
@@ -157,8 +169,10 @@ def export_rows(tables_: Iterable[tables.Table]) -> list[list[str]]:
     return out
 
 
-SIGNED_FIGURE = re.compile(r"[+\u2212]\d+(?:\.\d+)?")
-"""A signed figure as the page shows it (``+23.4``, ``−20.0`` with U+2212): text to a spreadsheet."""
+FIGURE = re.compile(r"[+\u2212-]?\d+(?:\.\d+)?")
+"""A figure as the page shows it: signed points (``+23.4``, ``−20.0`` with U+2212, which a spreadsheet
+reads as text), or a count, a placement or an average score (``12``, ``2.50``, ``-2400`` with an ASCII
+hyphen, which the formula guard would otherwise quote as text)."""
 
 
 TEXT_COLUMNS = frozenset({list(StandingsTable.base_columns).index("name")})
@@ -166,16 +180,24 @@ TEXT_COLUMNS = frozenset({list(StandingsTable.base_columns).index("name")})
 
 
 def csv_rows(rows: Iterable[Sequence[str]]) -> list[list[Cell]]:
-    """The exported rows with every signed figure as the number it is (``+23.4`` → 23.4, ``−20.0`` →
-    -20.0), so that the CSV writes it plainly; every other cell (names, ranks, blanks) as it is."""
+    """The exported rows with every figure as the number it is (``+23.4`` → 23.4, ``−20.0`` → -20.0,
+    ``-2400`` → -2400), so that the CSV writes it plainly — a negative number is a number, never text
+    behind the formula guard's quote; every other cell (names, blanks, the header) as it is."""
+    listed = list(rows)
+    if not listed:
+        return []
+    header, *body = listed
     return [
-        [
-            Decimal(v.replace("\u2212", "-").lstrip("+"))
-            if i not in TEXT_COLUMNS and SIGNED_FIGURE.fullmatch(v)
-            else v
-            for i, v in enumerate(row)
-        ]
-        for row in rows
+        list(header),
+        *(
+            [
+                Decimal(v.replace("\u2212", "-").lstrip("+"))
+                if i not in TEXT_COLUMNS and FIGURE.fullmatch(v)
+                else v
+                for i, v in enumerate(row)
+            ]
+            for row in body
+        ),
     ]
 
 

@@ -22,9 +22,9 @@ urlpatterns = [
         name="online_import_batch",
     ),
     path(
-        "events/<slug:slug>/online-import/<uuid:batch>/fetch/",
-        online.online_import_fetch,
-        name="online_import_fetch",
+        "events/<slug:slug>/online-import/<uuid:batch>/progress/",
+        online.online_import_progress,
+        name="online_import_progress",
     ),
     path(
         "events/<slug:slug>/online-import/<uuid:batch>/confirm/",
@@ -40,5 +40,6 @@ urlpatterns = [
     path("games/<int:pk>/void/", manage.void, name="void"),
     path("games/<int:pk>/reopen/", manage.reopen, name="reopen"),
     path("games/<int:pk>/final-scores/", manage.final_scores, name="final_scores"),
+    path("games/<int:pk>/entry-mode/", manage.entry_mode, name="entry_mode"),
     path("games/<int:pk>/played-on/", manage.played_on, name="played_on"),
 ]

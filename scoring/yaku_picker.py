@@ -180,12 +180,18 @@ def english(name: str) -> str:
     return gettext(YAKU_BY_NAME[name].english)
 
 
+def meaning(name: str) -> str:
+    """The meaning to write beside the romaji: :func:`english`, or nothing when it only says the romaji
+    again (``Riichi`` means "Riichi" in English): a page writing both would read "Riichi Riichi"."""
+    text = english(name)
+    return "" if text.casefold() == romaji(name).casefold() else text
+
+
 def label(name: str) -> str:
     """``Pinfu (All sequences (no-points hand))``: the romaji with the English meaning, once when the two
     say the same (``Riichi``)."""
-    meaning = english(name)
-    written = romaji(name)
-    return written if meaning.casefold() == written.casefold() else f"{written} ({meaning})"
+    written, said = romaji(name), meaning(name)
+    return f"{written} ({said})" if said else written
 
 
 def ordered(names: Iterable[str]) -> list[str]:

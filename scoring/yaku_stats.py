@@ -1,4 +1,4 @@
-"""Yaku statistics: which yaku a player wins with, and an event's yaku table (rules.md §8, issue 12).
+"""Yaku statistics: which yaku a player wins with, and an event's yaku table (docs/rules.md §8.2, issue 12).
 
 Yaku are known only for some wins: those read from online logs, entered as tiles, or entered with the yaku
 picker. A win whose ``yaku`` column is empty was entered as han and fu alone, so it says nothing about
@@ -51,7 +51,8 @@ class YakuRow:
 
     @property
     def english(self) -> str:
-        return yaku_picker.english(self.name)
+        """The meaning beside the romaji; empty when it would only repeat it (``Riichi``)."""
+        return yaku_picker.meaning(self.name)
 
     @property
     def han(self) -> str:
@@ -158,12 +159,19 @@ def game_counts(games: QuerySet[Hanchan]) -> tuple[int, int]:
 _FACTS = ("yaku", "han", "yakuman", "dora", "aka", "ura")
 
 
-def event_yaku(event: Event) -> YakuSummary:
-    """The event's yaku table over its finished games (two queries, whatever the number of games)."""
-    games, recorded = game_counts(Hanchan.objects.filter(event=event))
+def event_yaku(event: Event, *, up_to_round: int | None = None) -> YakuSummary:
+    """The event's yaku table over its finished games (two queries, whatever the number of games).
+
+    ``up_to_round``: the games of rounds 1..N only — the public page of a tournament keeping its later
+    rounds for the final reveal (``scoring.standings.hidden_after_round``) must not count them."""
+    games = Hanchan.objects.filter(event=event)
+    wins = Win.objects.filter(with_yaku(), hand__hanchan__event=event, hand__hanchan__status=FINISHED)
+    if up_to_round is not None:
+        games = games.filter(round_number__lte=up_to_round)
+        wins = wins.filter(hand__hanchan__round_number__lte=up_to_round)
+    games_count, recorded = game_counts(games)
     rows = (
-        Win.objects.filter(with_yaku(), hand__hanchan__event=event, hand__hanchan__status=FINISHED)
-        .order_by()
+        wins.order_by()
         .values_list(*_FACTS)
     )
-    return summarise((WinFacts(*row) for row in rows.iterator()), games=games, recorded_games=recorded)
+    return summarise((WinFacts(*row) for row in rows.iterator()), games=games_count, recorded_games=recorded)

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from league.models import Club, Event, Player, Registration
 from scoring.engine import make_ruleset
+from tests.smtp import smtp_server  # noqa: F401 -- a real SMTP server for the e-mail tests
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +75,14 @@ def empty_page_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def no_stale_pages(settings):
+    """Tests read a public page right after changing it and expect the change: the few seconds a page
+    may lag behind its results version under load (league/wholepage.py) are off, except in the tests
+    of that lag (tests/league/test_wholepage.py), which set it."""
+    settings.TENBOU_STALE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

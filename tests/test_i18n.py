@@ -41,7 +41,22 @@ LOCALE = ROOT / "locale"
 TRANSLATED = ("fr", "pl")
 NBSP = "\xa0"
 # What scripts/messages.sh reads: the code, the templates and the script itself.
-SOURCES = ("manage.py", "config", "league", "scoring", "tournaments", "templates", "locale", "scripts")
+SOURCES = (
+    "manage.py",
+    "accounts",
+    "api",
+    "background",
+    "config",
+    "league",
+    "rankings",
+    "notifications",
+    "registration",
+    "scoring",
+    "tournaments",
+    "templates",
+    "locale",
+    "scripts",
+)
 
 
 def catalog_path(language: str, kind: str = "po") -> Path:
@@ -345,6 +360,8 @@ def test_exports_are_the_same_bytes_in_every_language():
         "tournament standings csv": reverse("scoring:standings_csv", args=[tournament]),
         "ema csv": reverse("tournaments_manage:ema_download", args=[tournament, "csv"]),
         "ema xlsx": reverse("tournaments_manage:ema_download", args=[tournament, "xlsx"]),
+        "team standings csv": reverse("tournaments:team_standings_csv", args=[tournament]),
+        "stage standings csv": reverse("tournaments:stage_standings_csv", args=[tournament, 1]),
     }
     commands = {
         "command standings json": ("standings", "--event", league),

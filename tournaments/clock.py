@@ -6,7 +6,7 @@ The clock is stored as what happened (``Round.clock_started_at``, ``elapsed_seco
 the database alone; browsers count down between two polls (``static/js/clock.js``).
 
 When the time runs out the tables play their last hand *as the event's ruleset says*
-(``time_limit``, rules.md §5 "Tournament time limits"):
+(``time_limit``, docs/rules.md §5, "Tournament time limits"):
 
 - ``one_more_hand`` (EMA): the hand being played is finished, then one more hand is played, the last;
 - ``end_after_hand`` (WRC): the hand being played is finished and is the last;
@@ -25,14 +25,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from league import phrases
 from league.models import Event
 from scoring.services import history
 
 from .models import Round
 from .rounds import get_round, open_round
+from .tasks import schedule_warning
 
 MAX_MINUTES = 600
 """A round lasts at most 10 hours (``Round.minutes``' own bound), time added included."""
@@ -58,6 +60,16 @@ def format_seconds(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def signed_minutes(seconds: int) -> str:
+    """Time added as the organiser reads it: "+5", "−2" (a true minus sign), "+1:30" for odd seconds;
+    empty for none."""
+    if not seconds:
+        return ""
+    sign = "+" if seconds > 0 else "−"
+    amount = abs(seconds)
+    return f"{sign}{amount // 60}" if amount % 60 == 0 else f"{sign}{format_seconds(amount)}"
+
+
 @dataclass(frozen=True)
 class ClockState:
     """A round's clock at one moment, as every page shows it."""
@@ -69,6 +81,10 @@ class ClockState:
     elapsed_seconds: int
     remaining_seconds: int
     time_limit: str
+    minutes: int = 0
+    """The round's own length, in minutes (``length_seconds`` adds the time added to it)."""
+    added_seconds: int = 0
+    """Time added (negative: taken back) with the quick buttons or "change the time"."""
 
     @property
     def expired(self) -> bool:
@@ -92,6 +108,12 @@ class ClockState:
         return format_seconds(self.length_seconds)
 
     @property
+    def added_display(self) -> str:
+        """The time added (or taken back, with a minus) on top of the round's length: "+5", "−2",
+        "+1:30"; empty when none."""
+        return signed_minutes(self.added_seconds)
+
+    @property
     def last_hand(self) -> str:
         """What the tables do now that time is up (the event's time-limit rule)."""
         return str(LAST_HAND.get(self.time_limit, LAST_HAND["one_more_hand"]))
@@ -111,6 +133,8 @@ def clock_state(found: Round, *, time_limit: str | None = None, now: datetime | 
         elapsed_seconds=int(found.elapsed(now).total_seconds()),
         remaining_seconds=int(found.remaining(now).total_seconds()),
         time_limit=time_limit,
+        minutes=found.minutes,
+        added_seconds=found.added_seconds,
     )
 
 
@@ -127,7 +151,7 @@ def _not_closed(found: Round) -> None:
         )
 
 
-def _log(event: Event, user: Any, found: Round, action: str, summary: str) -> None:
+def _log(event: Event, user: Any, found: Round, action: str, summary: phrases.Phrase) -> None:
     history.log(
         event=event,
         user=user,
@@ -165,13 +189,17 @@ def start_clock(*, event: Event, number: int, user: Any) -> Round:
             )
         found.clock_started_at = timezone.now()
         found.save(update_fields=["clock_started_at"])
+        schedule_warning(found)
         _log(
             event,
             user,
             found,
             "clock started",
-            gettext("Round %(n)s: clock started, %(left)s left.")
-            % {"n": number, "left": format_seconds(int(found.remaining().total_seconds()))},
+            phrases.say(
+                gettext_noop("Round %(n)s: clock started, %(left)s left."),
+                n=number,
+                left=format_seconds(int(found.remaining().total_seconds())),
+            ),
         )
     return found
 
@@ -193,8 +221,11 @@ def pause_clock(*, event: Event, number: int, user: Any) -> Round:
             user,
             found,
             "clock paused",
-            gettext("Round %(n)s: clock paused, %(left)s left.")
-            % {"n": number, "left": format_seconds(int(found.remaining(now).total_seconds()))},
+            phrases.say(
+                gettext_noop("Round %(n)s: clock paused, %(left)s left."),
+                n=number,
+                left=format_seconds(int(found.remaining(now).total_seconds())),
+            ),
         )
     return found
 
@@ -221,35 +252,40 @@ def adjust_clock(*, event: Event, number: int, seconds: int, user: Any) -> Round
         if total < 0 or total > MAX_MINUTES * 60:
             raise ValidationError(
                 {
-                    "minutes": gettext(
-                        "Round %(n)s would last %(total)s minutes: a round lasts from 0 to %(max)s minutes."
+                    "minutes": ngettext(
+                        "Round %(n)s would last %(total)s minute: a round lasts from 0 to %(max)s minutes.",
+                        "Round %(n)s would last %(total)s minutes: a round lasts from 0 to %(max)s minutes.",
+                        total // 60,
                     )
                     % {"n": number, "total": total // 60, "max": MAX_MINUTES}
                 }
             )
         found.added_seconds += seconds
         found.save(update_fields=["added_seconds"])
-        summary = gettext("Round %(n)s: %(minutes)s min added, %(left)s left.")
+        schedule_warning(found)
+        summary = gettext_noop("Round %(n)s: %(minutes)s min added, %(left)s left.")
         if seconds < 0:
-            summary = gettext("Round %(n)s: %(minutes)s min taken back, %(left)s left.")
+            summary = gettext_noop("Round %(n)s: %(minutes)s min taken back, %(left)s left.")
         _log(
             event,
             user,
             found,
             "clock adjusted",
-            summary
-            % {
-                "n": number,
-                "minutes": format_seconds(abs(seconds)) if abs(seconds) % 60 else abs(seconds) // 60,
-                "left": format_seconds(int(found.remaining().total_seconds())),
-            },
+            phrases.say(
+                summary,
+                n=number,
+                minutes=format_seconds(abs(seconds)) if abs(seconds) % 60 else abs(seconds) // 60,
+                left=format_seconds(int(found.remaining().total_seconds())),
+            ),
         )
     return found
 
 
-def set_length(*, event: Event, number: int, minutes: int, user: Any) -> Round:
-    """Set round ``number``'s length in minutes (1 to ``MAX_MINUTES``), before or during the round; time
-    added stays added. A length shorter than the time already run ends the time."""
+def set_length(*, event: Event, number: int, minutes: int, user: Any, clear_added: bool = False) -> Round:
+    """Set round ``number``'s length in minutes (1 to ``MAX_MINUTES``), before or during the round. Time
+    added (or taken back) with the clock's buttons stays on top of the new length unless
+    ``clear_added``, which makes the new length the whole time; either way the history and the page
+    say which. A length shorter than the time already run ends the time."""
     if not 1 <= minutes <= MAX_MINUTES:
         raise ValidationError(
             {
@@ -260,9 +296,10 @@ def set_length(*, event: Event, number: int, minutes: int, user: Any) -> Round:
     with transaction.atomic():
         found = get_round(event, number, lock=True)
         _not_closed(found)
-        if found.minutes == minutes:
+        added = 0 if clear_added else found.added_seconds
+        if found.minutes == minutes and found.added_seconds == added:
             return found
-        if minutes * 60 + found.added_seconds > MAX_MINUTES * 60:
+        if minutes * 60 + added > MAX_MINUTES * 60:
             raise ValidationError(
                 {
                     "minutes": gettext(
@@ -271,15 +308,26 @@ def set_length(*, event: Event, number: int, minutes: int, user: Any) -> Round:
                     % {"n": number, "max": MAX_MINUTES}
                 }
             )
-        before = found.minutes
-        found.minutes = minutes
-        found.save(update_fields=["minutes"])
-        _log(
-            event,
-            user,
-            found,
-            "clock length",
-            gettext("Round %(n)s: length %(before)s → %(after)s min.")
-            % {"n": number, "before": before, "after": minutes},
-        )
+        before, dropped = found.minutes, found.added_seconds - added
+        found.minutes, found.added_seconds = minutes, added
+        found.save(update_fields=["minutes", "added_seconds"])
+        schedule_warning(found)
+        if dropped:
+            said = phrases.say(
+                gettext_noop(
+                    "Round %(n)s: length %(before)s → %(after)s min. The %(added)s min added are dropped."
+                ),
+                n=number, before=before, after=minutes, added=signed_minutes(dropped),
+            )  # fmt: skip
+        elif added:
+            said = phrases.say(
+                gettext_noop("Round %(n)s: length %(before)s → %(after)s min. The %(added)s min added stay."),
+                n=number, before=before, after=minutes, added=signed_minutes(added),
+            )  # fmt: skip
+        else:
+            said = phrases.say(
+                gettext_noop("Round %(n)s: length %(before)s → %(after)s min."),
+                n=number, before=before, after=minutes,
+            )  # fmt: skip
+        _log(event, user, found, "clock length", said)
     return found

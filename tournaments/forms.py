@@ -6,10 +6,11 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from league.models import Player
+from tournaments.services import MAX_ROUNDS
 
 
 class SeatingForm(forms.Form):
-    rounds = forms.IntegerField(min_value=1, max_value=20, initial=8, label=gettext_lazy("Rounds"))
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, initial=8, label=gettext_lazy("Rounds"))
     seed = forms.IntegerField(
         min_value=1,
         max_value=2**31 - 1,
@@ -20,7 +21,7 @@ class SeatingForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    round_number = forms.IntegerField(min_value=1, max_value=20, label=gettext_lazy("Round"))
+    round_number = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, label=gettext_lazy("Round"))
     first = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Player"))
     second = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("swaps seats with"))
 
@@ -30,7 +31,7 @@ class ReplaceForm(forms.Form):
         queryset=Player.objects.none(), label=gettext_lazy("Player who drops out")
     )
     substitute = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Substitute"))
-    from_round = forms.IntegerField(min_value=1, max_value=20, label=gettext_lazy("From round"))
+    from_round = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, label=gettext_lazy("From round"))
     table = forms.IntegerField(
         min_value=1,
         max_value=999,
@@ -45,7 +46,7 @@ class ReplaceForm(forms.Form):
 
 
 class SwissForm(forms.Form):
-    round_number = forms.IntegerField(min_value=2, max_value=20, label=gettext_lazy("Round"))
+    round_number = forms.IntegerField(min_value=2, max_value=MAX_ROUNDS, label=gettext_lazy("Round"))
 
 
 # -- the tables' own pages (tournaments/views/table.py) ------------------------------------------------
@@ -73,7 +74,10 @@ class TableCodeForm(forms.Form):
 class PlayerCodeForm(forms.Form):
     code = _code_field(
         gettext_lazy("Your player code"),
-        gettext_lazy("Printed by your name on the score slip: each player types their own."),
+        gettext_lazy(
+            "Printed on your own folded strip, handed to you with the score slip: each player types "
+            "their own."
+        ),
     )
 
 

@@ -19,8 +19,14 @@ organiser still can, as usual. Under the event's ``confirmation`` setting:
   page; the fourth confirmation finishes the game. The organiser may still confirm it.
 
 Scoring's services finish a game by themselves when it is complete (``record_hand`` at the game's end,
-``record_final_scores`` always). Under a confirmation step the game is put back in progress in the same
-transaction with ``reopen_game``, so no other transaction ever sees it finished before it is confirmed.
+``record_final_scores`` always) unless the caller says otherwise (``finish=False``): under a
+confirmation step a table's complete game is saved in progress, handed in, and finished by
+``finish_game`` only when confirmed — never finished and reopened, which wrote results only to delete
+them and queued a ratings rebuild for nothing.
+
+A form sent twice (a double tap, two phones of one table showing the same form) is recognised by the
+random entry key each rendered form carries (``scoring.services.hands.saved_hand``, ``Hanchan.scores_key``),
+not by comparing what it holds with what was saved last.
 """
 
 from __future__ import annotations
@@ -33,16 +39,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from league.engine_text import wind_name
+from league import phrases
 from league.models import Event, Hanchan, HistoryEntry
 from scoring import engine, services
 from scoring.models import Hand
-from scoring.records import engine_hand
 from scoring.services import history
-from scoring.services.hands import bump, canonical, lock_game
+from scoring.services.hands import bump, lock_game, saved_hand
 
 from .models import CODE_ALPHABET, Round, SeatConfirmation, TableLink, new_code
 
@@ -60,7 +65,10 @@ ACTION_REFEREE = "referee called"
 ACTION_REFEREE_CLEARED = "referee call cleared"
 ACTION_RETURNED = "game returned to the table"
 
-HELD_REASON = _("handed in by the table: waiting for confirmation")  # the reopen's reason, in the history
+ISSUED = gettext_noop("Link of table %(table)s issued (code %(code)s).")
+# The reason of the "game reopened" entries that handing a game in wrote before games were held in
+# progress (see the module docstring): no longer written, still read (scoring migration 0012).
+HELD_REASON = gettext_noop("handed in by the table: waiting for confirmation")
 
 
 class LinkRefused(Exception):
@@ -243,8 +251,11 @@ def _align_entry_mode(game: Hanchan, user: Any) -> None:
         hanchan=locked,
         user=user,
         action=ACTION_MODE,
-        summary=gettext("entry mode: %(before)s → %(after)s (the event's table entry setting)")
-        % {"before": before, "after": wanted},
+        summary=phrases.say(
+            gettext_noop("entry mode: %(before)s → %(after)s (the event's table entry setting)"),
+            before=before,
+            after=wanted,
+        ),
         before={"entry_mode": before},
         after={"entry_mode": wanted},
     )
@@ -291,8 +302,7 @@ def issue_links(*, event: Event, number: int, user: Any) -> list[TableLink]:
             hanchan=link.hanchan,
             user=user,
             action=ACTION_ISSUED,
-            summary=gettext("Link of table %(table)s issued (code %(code)s).")
-            % {"table": link.hanchan.table_number, "code": link.code},
+            summary=phrases.say(ISSUED, table=link.hanchan.table_number, code=link.code),
         )
         for link in made
     )
@@ -323,8 +333,11 @@ def revoke_link(*, hanchan: Hanchan, user: Any) -> TableLink:
         hanchan=game,
         user=user,
         action=ACTION_REVOKED,
-        summary=gettext("Link of table %(table)s revoked (code %(code)s).")
-        % {"table": game.table_number, "code": link.code},
+        summary=phrases.say(
+            gettext_noop("Link of table %(table)s revoked (code %(code)s)."),
+            table=game.table_number,
+            code=link.code,
+        ),
     )
     return link
 
@@ -346,13 +359,18 @@ def reissue_link(*, hanchan: Hanchan, user: Any) -> TableLink:
         old.save(update_fields=["revoked_at"])
     _align_entry_mode(game, user)
     link = _new_link(game, user, carry=old)
-    summary = gettext("Link of table %(table)s issued (code %(code)s)") % {
-        "table": game.table_number,
-        "code": link.code,
-    }
-    if old is not None:
-        summary += gettext("; the old link (code %(code)s) is revoked") % {"code": old.code}
-    history.log(event=game.event, hanchan=game, user=user, action=ACTION_ISSUED, summary=summary + ".")
+    if old is None:
+        summary = phrases.say(ISSUED, table=game.table_number, code=link.code)
+    else:
+        summary = phrases.say(
+            gettext_noop(
+                "Link of table %(table)s issued (code %(code)s); the old link (code %(old)s) is revoked."
+            ),
+            table=game.table_number,
+            code=link.code,
+            old=old.code,
+        )
+    history.log(event=game.event, hanchan=game, user=user, action=ACTION_ISSUED, summary=summary)
     return link
 
 
@@ -385,34 +403,29 @@ def _refuse_closed(game: Hanchan) -> None:
         raise ValidationError(str(FINISHED))
 
 
-def _is_last_hand(game: Hanchan, hand: engine.Hand, expected_version: int | None) -> Hand | None:
-    """The stored last hand when ``hand`` is it and the game moved on since the table's page: the same
-    "Save hand" sent twice, the first of which ended (and handed in) the game."""
-    if expected_version is None or game.version <= expected_version:
-        return None
-    last = game.hands.order_by("-number").prefetch_related("wins").first()
-    if last is None:
-        return None
-    stored = engine_hand(last, sorted(last.wins.all(), key=lambda win: win.pk))
-    return last if canonical(stored) == canonical(hand) else None
-
-
 def _hand_in(game: Hanchan, *, reason: str = "") -> None:
-    """The table hands its game in. Under a confirmation step a game its services just finished is put
-    back in progress (out of the standings) until confirmed; under none it stays finished."""
+    """The table hands its game in. Under ``none`` its services have just finished it; under a
+    confirmation step they left it in progress (out of the standings) until it is confirmed."""
     confirmation = game.event.confirmation
-    if confirmation != Event.Confirmation.NONE and game.status == Hanchan.Status.FINISHED:
-        services.reopen_game(hanchan=game, user=None, reason=str(HELD_REASON))
     bump(game, submitted_at=timezone.now())
     if confirmation == Event.Confirmation.NONE:
-        summary = gettext("Handed in by the table: the game counts.")
+        summary = phrases.say(gettext_noop("Handed in by the table: the game counts."))
     elif confirmation == Event.Confirmation.PLAYERS:
-        summary = gettext("Handed in by the table: waiting for the four players' confirmation.")
+        summary = phrases.say(
+            gettext_noop("Handed in by the table: waiting for the four players' confirmation.")
+        )
     else:
-        summary = gettext("Handed in by the table: waiting for the organiser's confirmation.")
+        summary = phrases.say(
+            gettext_noop("Handed in by the table: waiting for the organiser's confirmation.")
+        )
     history.log(
         event=game.event, hanchan=game, user=None, action=ACTION_HANDED_IN, summary=summary, reason=reason
     )
+
+
+def _finishes(game: Hanchan) -> bool:
+    """Whether a complete game the table enters is finished at once: only without a confirmation step."""
+    return game.event.confirmation == Event.Confirmation.NONE
 
 
 @transaction.atomic
@@ -423,25 +436,33 @@ def enter_hand(
     ip: str | None,
     expected_version: int | None = None,
     tiles: list[Any] | None = None,
+    entry_key: str = "",
 ) -> Hand:
     """Record the table's next hand (``record_hand``); the hand that ends the game hands it in.
 
-    The returned row's ``already_saved`` is True when this very hand was saved by an earlier copy of the
-    request (a double tap), as ``record_hand`` answers — also after that copy ended the game.
+    The returned row's ``already_saved`` is True when the form with this ``entry_key`` was already
+    saved by an earlier copy of the request (a double tap), as ``record_hand`` answers — also after that
+    copy ended the game and handed it in.
     """
     access = _locked_access(link)
     game = access.game
     with _through(access, ip):
+        existing = saved_hand(game, entry_key)
+        if existing is not None:
+            existing.already_saved = True  # type: ignore[attr-defined]
+            return existing
         if not access.can_enter:
-            existing = _is_last_hand(game, hand, expected_version)
-            if existing is None:
-                _refuse_closed(game)
-            existing.already_saved = True  # type: ignore[union-attr]
-            return existing  # type: ignore[return-value]
+            _refuse_closed(game)
         row = services.record_hand(
-            hanchan=game, hand=hand, user=None, expected_version=expected_version, tiles=tiles
+            hanchan=game,
+            hand=hand,
+            user=None,
+            expected_version=expected_version,
+            tiles=tiles,
+            entry_key=entry_key,
+            finish=_finishes(game),
         )
-        if not row.already_saved and game.status == Hanchan.Status.FINISHED:
+        if not row.already_saved and row.ends_game:
             _hand_in(game)
     return row
 
@@ -499,19 +520,18 @@ def enter_final_scores(
     ip: str | None,
     chombos: Sequence[int] | None = None,
     expected_version: int | None = None,
+    entry_key: str = "",
 ) -> bool:
     """Enter the table's four final scores (``record_final_scores``) and hand the game in.
 
-    Returns False when the same scores were already handed in by an earlier copy of this request (a
-    double tap), True when this call saved them."""
+    Returns False when the form with this ``entry_key`` was already saved by an earlier copy of this
+    request (a double tap), True when this call saved it."""
     access = _locked_access(link)
     game = access.game
     with _through(access, ip):
+        if entry_key and game.scores_key == entry_key:
+            return False
         if not access.can_enter:
-            stored = [seat.final_score for seat in game.seats.order_by("seat")]
-            moved_on = expected_version is not None and game.version > expected_version
-            if moved_on and stored == list(scores) and game.final_sticks == sticks:
-                return False
             _refuse_closed(game)
         services.record_final_scores(
             hanchan=game,
@@ -520,6 +540,8 @@ def enter_final_scores(
             chombos=chombos,
             user=None,
             expected_version=expected_version,
+            entry_key=entry_key,
+            finish=_finishes(game),
         )
         _hand_in(game)
     return True
@@ -541,7 +563,7 @@ def call_referee(*, link: TableLink, note: str, ip: str | None) -> TableLink:
             hanchan=access.game,
             user=None,
             action=ACTION_REFEREE,
-            summary=gettext("Table %(table)s called the referee.") % {"table": access.table},
+            summary=phrases.say(gettext_noop("Table %(table)s called the referee."), table=access.table),
             reason=note,
         )
     return fresh
@@ -560,38 +582,66 @@ def clear_referee(*, hanchan: Hanchan, user: Any, event: Event | None = None) ->
         hanchan=game,
         user=user,
         action=ACTION_REFEREE_CLEARED,
-        summary=gettext("Referee call of table %(table)s cleared.") % {"table": game.table_number},
+        summary=phrases.say(
+            gettext_noop("Referee call of table %(table)s cleared."), table=game.table_number
+        ),
     )
 
 
 # -- confirmation --------------------------------------------------------------------------------------
 
 
-def _table_reason(game: Hanchan) -> str:
-    """The reason the table gave when it handed the game in (an early end), if any."""
+def _table_reason(game: Hanchan) -> str | phrases.Phrase:
+    """The reason the table gave when it handed the game in (an early end), if any: as typed."""
     entry = HistoryEntry.objects.filter(hanchan=game, action=ACTION_HANDED_IN).order_by("-at", "-pk").first()
-    return entry.reason if entry is not None else ""
+    if entry is None:
+        return ""
+    return entry.reason_data or entry.reason
+
+
+def given_back(game: Hanchan) -> HistoryEntry | None:
+    """The organiser's giving back of this game to its table (``return_to_table``), with its reason, while
+    the table is changing the game again: the table's page says why. None once it is handed in again.
+    One query."""
+    if game.submitted_at is not None or game.status != Hanchan.Status.IN_PROGRESS:
+        return None
+    last = (
+        HistoryEntry.objects.filter(hanchan=game, action__in=[ACTION_HANDED_IN, ACTION_RETURNED])
+        .order_by("-at", "-pk")
+        .first()
+    )
+    return last if last is not None and last.action == ACTION_RETURNED else None
+
+
+# Who confirmed a handed-in game: the finish's reason and the confirmation's summary, as phrases.
+CONFIRMED_BY = {
+    "organiser": (
+        gettext_noop("confirmed by the organiser"),
+        gettext_noop("Confirmed by the organiser: the game counts."),
+    ),
+    "players": (
+        gettext_noop("confirmed by the four players"),
+        gettext_noop("Confirmed by the four players: the game counts."),
+    ),
+}
 
 
 def _finish_confirmed(game: Hanchan, *, user: Any, who: str) -> None:
-    """Finish a handed-in game through scoring's services, as the organiser's pages would."""
-    if game.entry_mode == Hanchan.EntryMode.HANDS:
-        table_reason = _table_reason(game)
-        reason = gettext("confirmed by %(who)s") % {"who": who}
-        if table_reason:
-            reason += gettext("; the table said: %(reason)s") % {"reason": table_reason}
-        services.finish_game(hanchan=game, user=user, reason=reason[:300])
-    else:
-        scores = [seat.final_score for seat in game.seats.order_by("seat")]
-        if any(score is None for score in scores):
-            raise ValidationError(gettext("The table has not entered its four final scores."))
-        services.record_final_scores(hanchan=game, scores=scores, sticks=game.final_sticks, user=user)
+    """Finish a handed-in game through scoring's ``finish_game``, as the organiser's pages would;
+    ``who``: "organiser" or "players" (see ``CONFIRMED_BY``)."""
+    if game.entry_mode == Hanchan.EntryMode.FINAL_SCORES and game.seats.filter(final_score=None).exists():
+        raise ValidationError(gettext("The table has not entered its four final scores."))
+    reason_text, summary_text = CONFIRMED_BY[who]
+    table_reason = _table_reason(game)
+    reason = phrases.joined(
+        phrases.say(reason_text),
+        phrases.say(gettext_noop("the table said: %(reason)s"), reason=table_reason)
+        if table_reason
+        else None,
+    )
+    services.finish_game(hanchan=game, user=user, reason=reason)
     history.log(
-        event=game.event,
-        hanchan=game,
-        user=user,
-        action=ACTION_CONFIRMED,
-        summary=gettext("Confirmed by %(who)s: the game counts.") % {"who": who},
+        event=game.event, hanchan=game, user=user, action=ACTION_CONFIRMED, summary=phrases.say(summary_text)
     )
 
 
@@ -611,7 +661,7 @@ def confirm_game(
         raise ValidationError(
             gettext("The table has not handed this game in yet: finish it on the game's page instead.")
         )
-    _finish_confirmed(game, user=user, who=gettext("the organiser"))
+    _finish_confirmed(game, user=user, who="organiser")
     hanchan.refresh_from_db()
     return game
 
@@ -651,11 +701,14 @@ def confirm_by_player(*, link: TableLink, code: str, ip: str | None) -> SeatConf
             hanchan=game,
             user=None,
             action=ACTION_SEAT_CONFIRMED,
-            summary=gettext("%(wind)s (%(player)s) confirmed the result.")
-            % {"wind": wind_name(match.seat), "player": player},
+            summary=phrases.say(
+                gettext_noop("%(wind)s (%(player)s) confirmed the result."),
+                wind=phrases.wind(match.seat),
+                player=player.display_name,
+            ),
         )
         if all(s.confirmed_at is not None for s in seats):
-            _finish_confirmed(game, user=None, who=gettext("the four players"))
+            _finish_confirmed(game, user=None, who="players")
     return match
 
 
@@ -682,7 +735,9 @@ def return_to_table(*, hanchan: Hanchan, user: Any, reason: str, event: Event | 
         hanchan=game,
         user=user,
         action=ACTION_RETURNED,
-        summary=gettext("Table %(table)s may change its game again.") % {"table": game.table_number},
+        summary=phrases.say(
+            gettext_noop("Table %(table)s may change its game again."), table=game.table_number
+        ),
         reason=reason,
     )
     hanchan.refresh_from_db()

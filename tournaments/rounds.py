@@ -13,11 +13,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
+from league import phrases
 from league.models import Event, Hanchan
 from scoring.services import history
 
+from . import signals
 from .links import issue_links
 from .models import Round
 
@@ -62,8 +64,12 @@ def open_round(*, event: Event, number: int, user: Any) -> Round:
         found.closed_at = None
         found.save(update_fields=["status", "opened_at", "closed_at"])
         history.log(
-            event=event, user=user, action="round_open", summary=_("Round %(n)s opened.") % {"n": number}
+            event=event,
+            user=user,
+            action="round_open",
+            summary=phrases.say(gettext_noop("Round %(n)s opened."), n=number),
         )
+        signals.round_started.send(sender=Event, event=event, number=number)
     return found
 
 
@@ -105,6 +111,10 @@ def close_round(*, event: Event, number: int, user: Any, allow_unfinished: bool 
             found.clock_started_at = None
         found.save(update_fields=["status", "closed_at", "elapsed_seconds", "clock_started_at"])
         history.log(
-            event=event, user=user, action="round_close", summary=_("Round %(n)s closed.") % {"n": number}
+            event=event,
+            user=user,
+            action="round_close",
+            summary=phrases.say(gettext_noop("Round %(n)s closed."), n=number),
         )
+        signals.round_ended.send(sender=Event, event=event, number=number)
     return found

@@ -147,7 +147,7 @@ def round_view(event: Event, number: int) -> RoundView:
         confirmed = sum(s.confirmed_at is not None for s in seats)
         if state == State.WAITING and event.confirmation == Event.Confirmation.PLAYERS:
             labels.append(
-                ngettext("%(n)s of 4 player confirmed", "%(n)s of 4 players confirmed", confirmed)
+                ngettext("%(n)s of 4 players confirmed", "%(n)s of 4 players confirmed", confirmed)
                 % {"n": confirmed}
             )
         disputed = called is not None

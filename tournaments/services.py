@@ -9,6 +9,10 @@ inside its own transaction before it commits: each player sits at most once per 
 table. Whatever the forms offer, a change that would break it is refused and rolled back, and every
 foreseeable failure (a seating ``ValueError``, protected rows, played tables) is a ``ValidationError``
 the pages show, never a server error.
+
+Teammates (``tournaments.teams``) never share a table: the seating is drawn with the teams as
+``groups``, and a swap or a replacement that would seat more teammates together in a round is refused
+(:func:`tournaments.teams.check_teammates_apart`).
 """
 
 from __future__ import annotations
@@ -22,12 +26,19 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.db.models.deletion import ProtectedError, RestrictedError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
+from league import phrases
 from league.models import Event, Hanchan, Player, Registration, Seat
 from scoring.services import history
 from scoring.services.hanchan import default_played_on
-from tournaments import seating
+from tournaments import seating, signals, teams
+from tournaments.models import Stage
+
+MAX_ROUNDS = 33
+"""The most rounds a tournament is seated for: the longest schedule without a repeated opponent that the
+organisers' guide promises (100 players; 21 for 64), so every round count it quotes can be asked for.
+A schedule that long takes a few seconds at most (bench/seating.py)."""
 
 # A breach of "each player at most once per round, four players per table": ("twice", round, player id)
 # or ("size", round, table number), mapped to the number of seats concerned.
@@ -223,9 +234,22 @@ def seat_tournament(
     """
     if event.kind != Event.Kind.TOURNAMENT:
         raise ValidationError(_("Seating is generated for tournaments; league games are started one by one."))
-    if not 1 <= rounds <= 20:
-        raise ValidationError({"rounds": _("A tournament has between 1 and 20 rounds.")})
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ValidationError(
+            {"rounds": _("A tournament has between 1 and %(most)s rounds.") % {"most": MAX_ROUNDS}}
+        )
     _lock(event)
+    later = Stage.objects.filter(event=event, order__gt=1).order_by("order").first()
+    if later is not None and rounds >= later.first_round:
+        # The rounds of a later stage (tournaments.stages) are seated by that stage, with its players.
+        raise ValidationError(
+            {
+                "rounds": _(
+                    "The first stage has at most %(most)s rounds: round %(next)s starts the next stage."
+                )
+                % {"most": later.first_round - 1, "next": later.first_round}
+            }
+        )
     tables = Hanchan.objects.filter(event=event, round_number__isnull=False)
     if tables.exclude(pk__in=_unplayed(tables)).exists():
         raise ValidationError(
@@ -249,8 +273,9 @@ def seat_tournament(
         )
     pool = players + substitutes[:needed]
     seed = event.seating_seed if seed is None else seed
+    groups = teams.indexed_groups(event, {p.pk: i for i, p in enumerate(pool)})  # teammates kept apart
     try:
-        schedule = seating.generate(len(pool), rounds, seed=seed)
+        schedule = seating.generate(len(pool), rounds, seed=seed, groups=groups)
     except ValueError as exc:
         raise ValidationError(_("The seating cannot be generated: %(error)s.") % {"error": exc}) from None
     try:
@@ -283,21 +308,36 @@ def seat_tournament(
     if event.seating_seed != seed:
         event.seating_seed = seed
         event.save(update_fields=["seating_seed"])
-    q = seating.quality(schedule, len(pool))
+    q = seating.quality(schedule, len(pool), groups=groups)
     if q.perfect_winds:
-        winds = _("winds balanced")
+        winds = phrases.say(gettext_noop("winds balanced"))
     else:
-        winds = _("winds imbalance %(imbalance)s") % {"imbalance": q.wind_imbalance}
-    history.log(
-        event=event,
-        user=user,
-        action="seating generated",
-        summary=ngettext(
+        winds = phrases.say(gettext_noop("winds imbalance %(imbalance)s"), imbalance=q.wind_imbalance)
+    summary = phrases.say(
+        phrases.ngettext_lazy(
             "%(rounds)d round, %(seats)d seats, seed %(seed)s: %(pairs)d repeated pairs, %(winds)s",
             "%(rounds)d rounds, %(seats)d seats, seed %(seed)s: %(pairs)d repeated pairs, %(winds)s",
-            rounds,
+            "rounds",
+        ),
+        rounds=rounds,
+        seats=len(pool),
+        seed=seed,
+        pairs=q.repeated_pairs,
+        winds=winds,
+    )
+    if groups:
+        summary = phrases.joined(
+            summary,
+            phrases.say(
+                phrases.ngettext_lazy(
+                    "teammates together %(count)d time", "teammates together %(count)d times", "count"
+                ),
+                count=q.teammates_together,
+            ),
         )
-        % {"rounds": rounds, "seats": len(pool), "seed": seed, "pairs": q.repeated_pairs, "winds": winds},
+    history.log(event=event, user=user, action="seating generated", summary=summary)
+    signals.seating_published.send(
+        sender=Event, event=event, rounds=sorted({h.round_number for h in created if h.round_number})
     )
     return created
 
@@ -323,6 +363,7 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
     if seat_a.hanchan_id not in unplayed or seat_b.hanchan_id not in unplayed:
         raise ValidationError(_("A table that already has a result cannot be reseated."))
     before = _faults(event, [round_number])
+    apart = teams.together_by_round(teams.teammates_together(event, [round_number]))
     a_behalf, b_behalf = seat_a.on_behalf_of_id, seat_b.on_behalf_of_id
     # Two unique constraints (player per game, seat per game): move through a free state first.
     if seat_a.hanchan_id == seat_b.hanchan_id:
@@ -345,12 +386,17 @@ def swap_players(*, event: Event, round_number: int, first: Player, second: Play
     for hanchan_id in {seat_a.hanchan_id, seat_b.hanchan_id}:
         Hanchan.objects.filter(pk=hanchan_id).update(version=F("version") + 1)
     _check_round_invariant(event, [round_number], before=before)
+    teams.check_teammates_apart(event, [round_number], apart)
     history.log(
         event=event,
         user=user,
         action="players swapped",
-        summary=_("Round %(round)s: %(first)s and %(second)s swapped seats")
-        % {"round": round_number, "first": first, "second": second},
+        summary=phrases.say(
+            gettext_noop("Round %(round)s: %(first)s and %(second)s swapped seats"),
+            round=round_number,
+            first=str(first),
+            second=str(second),
+        ),
     )
 
 
@@ -427,6 +473,7 @@ def replace_player(
         }
         raise ValidationError({"substitute": message})
     before = _faults(event, rounds)
+    apart = teams.together_by_round(teams.teammates_together(event, rounds))
     elsewhere = set()
     if table is not None:
         elsewhere = set(
@@ -445,24 +492,29 @@ def replace_player(
     Seat.objects.bulk_update(seats, ["player", "on_behalf_of"])
     Hanchan.objects.filter(pk__in={seat.hanchan_id for seat in seats}).update(version=F("version") + 1)
     _check_round_invariant(event, rounds, before=before)
+    teams.check_teammates_apart(event, rounds, apart)
     if table is None:
         registration.dropped_out = True
         registration.save(update_fields=["dropped_out"])
-    names = {"substitute": substitute, "player": player, "round": from_round, "count": len(seats)}
+    names = {"substitute": str(substitute), "player": str(player), "round": from_round, "count": len(seats)}
     if table is not None:
-        summary = ngettext(
-            "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d table)",
-            "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d tables)",
-            len(seats),
-        ) % {**names, "table": table}
+        summary = phrases.say(
+            phrases.ngettext_lazy(
+                "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d table)",
+                "%(substitute)s replaces %(player)s at table %(table)s of round %(round)s (%(count)d tables)",
+                "count",
+            ),
+            table=table,
+            **names,
+        )
     else:
-        summary = (
-            ngettext(
+        summary = phrases.say(
+            phrases.ngettext_lazy(
                 "%(substitute)s replaces %(player)s from round %(round)s (%(count)d table)",
                 "%(substitute)s replaces %(player)s from round %(round)s (%(count)d tables)",
-                len(seats),
-            )
-            % names
+                "count",
+            ),
+            **names,
         )
     history.log(
         event=event,
@@ -550,8 +602,11 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
         by_round.setdefault(table.round_number, []).append(tuple(row))
     previous_rounds = [tuple(by_round[n]) for n in sorted(by_round)]
     previous = seating.Schedule(rounds=tuple(previous_rounds)) if previous_rounds else None
+    groups = [[index[pk] for pk in group] for group in teams.groups(event, ranked)]
     try:
-        tables = seating.swiss_round(list(range(len(ranked))), previous, seed=event.seating_seed)
+        tables = seating.swiss_round(
+            list(range(len(ranked))), previous, seed=event.seating_seed, groups=groups
+        )
     except ValueError as exc:
         raise ValidationError(
             _("Round %(round)s cannot be reseated: %(error)s.") % {"round": round_number, "error": exc}
@@ -574,6 +629,10 @@ def reseat_swiss(*, event: Event, round_number: int, user: Any) -> None:
         event=event,
         user=user,
         action="round reseated",
-        summary=_("Round %(round)s reseated by the standings after round %(previous)s")
-        % {"round": round_number, "previous": round_number - 1},
+        summary=phrases.say(
+            gettext_noop("Round %(round)s reseated by the standings after round %(previous)s"),
+            round=round_number,
+            previous=round_number - 1,
+        ),
     )
+    signals.seating_published.send(sender=Event, event=event, rounds=[round_number])

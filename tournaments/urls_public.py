@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import table, wall
+from .views import stages, table, teams, wall
 
 app_name = "tournaments"
 
@@ -12,6 +12,16 @@ urlpatterns = [
     path("events/<slug:slug>/wall/seating/", wall.wall_seating, name="wall_seating"),
     path("events/<slug:slug>/wall/standings/", wall.wall_standings, name="wall_standings"),
     path("events/<slug:slug>/clock/", wall.clock, name="clock"),
+    # Teams: the team standings (and as CSV), a team's page, the wall's team slide.
+    path("events/<slug:slug>/teams/", teams.standings, name="team_standings"),
+    path("events/<slug:slug>/teams.csv", teams.standings_csv, name="team_standings_csv"),
+    path("events/<slug:slug>/teams/<int:pk>/", teams.team_public, name="team"),
+    path("events/<slug:slug>/wall/teams/", teams.wall_teams, name="wall_teams"),
+    # Stages: each stage's standings (and as CSV), the final ranking, the wall's slide of a stage.
+    path("events/<slug:slug>/stages/<int:order>/", stages.standings, name="stage_standings"),
+    path("events/<slug:slug>/stages/<int:order>.csv", stages.standings_csv, name="stage_standings_csv"),
+    path("events/<slug:slug>/ranking/", stages.ranking, name="final_ranking"),
+    path("events/<slug:slug>/wall/stages/<int:order>/", stages.wall_stage, name="wall_stage"),
     # A table's entry link: the token is the key (tournaments/links.py); /t/ takes the short code.
     path("t/", table.code, name="table_code"),
     path("t/<str:token>/", table.table, name="table"),

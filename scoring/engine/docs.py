@@ -68,8 +68,8 @@ def render() -> str:
         "",
         "## Unverified values",
         "",
-        "rules.md marks these as taken from secondary sources or unverified. They are ordinary",
-        "settings: override them per event if your rules say otherwise.",
+        "These values come from secondary sources or are not verified (docs/rules.md §7). They are",
+        "ordinary settings: override them per event if your rules say otherwise.",
         "",
     ]
     for (preset, name), note in UNVERIFIED.items():
@@ -85,6 +85,19 @@ def render() -> str:
         "100): then they sum to the penalties minus the lost sticks.",
         "- Uma and oka shared by tied players are split in units of 100; the hundreds left over go one "
         "each to the tied players earliest in seat order, so the shares always sum exactly.",
+        "- `round_to_thousands` gives the points Tenhou shows: every seat but first place counts its "
+        "score less the return points rounded to the nearest thousand, a half upwards (24 500 → −5.5 → "
+        "−5; 31 500 → +1.5 → +2), then uma; first place takes the opposite of the others' total, so the "
+        "results sum exactly as without rounding (20 100, 35 800, 5 200, 38 900 are −20, +16, −45, +49, "
+        "not −19.9, +15.8, −44.8, +48.9). Leftover sticks go to first place before; penalties come after, "
+        "never rounded. Players tied for first under `ties: split` share the difference like uma. "
+        "`replay` then prints `rounding` in `final` (what the rounding moved, per seat) whenever it moved "
+        "a result, so that `results = scores − return + uma + oka + rounding + penalties` always holds.",
+        "- Mahjong Soul's points are exact, (score − start) / 1000 + uma to one decimal (32 700 → +7.7): "
+        "the `mahjongsoul` preset does not round.",
+        "- A setting added later never changes a stored event: an event's rules stored before "
+        "`round_to_thousands` existed (every other setting spelled out) read it as no, whatever the preset "
+        "says now; turning it on is a rules change like any other.",
         "- Under atamahane (`multiple_ron: atamahane`) a record lists only the nearest ron winner; a "
         "triple ron under `triple_ron: abort` is recorded as an abortive draw.",
         "",

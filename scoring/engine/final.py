@@ -1,10 +1,17 @@
-"""The final result of a game (rules.md §6): leftover sticks, placement, uma, oka, penalties.
+"""The final result of a game (docs/rules.md §6): leftover sticks, placement, uma, oka, rounding, penalties.
 
 Shares that do not divide evenly (uma or oka split between tied players, sticks between tied leaders)
 are dealt in units of 100 points: every tied player gets the same floor share, and the hundreds left
 over go one each to the tied players earliest in seat order. Uma and oka therefore always sum exactly to
 what the ruleset hands out, and the four results to the penalties. Sticks are the exception the rules
 make: each leader's share is rounded down to 100 and the remainder is lost.
+
+**Rounding to thousands** (``round_to_thousands``, Tenhou's points): every seat but first place counts
+its score less the return points rounded to the nearest whole thousand, a half upwards (−5 500 → −5 000,
++1 500 → +2 000); first place takes what the others' rounding moved, so the four results sum to exactly
+what they would without it. The leftover sticks go to first place before; penalties come after and are
+never rounded. ``FinalResult.rounding`` holds what the rounding moved, so that ``results = scores −
+return + uma + oka + rounding + penalties`` holds seat by seat whatever the rules.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ from .ruleset import Ruleset
 
 @dataclass(frozen=True, slots=True)
 class FinalResult:
-    """Per seat: final score, place (1–4), uma, oka, penalties and the result after all of them."""
+    """Per seat: final score, place (1–4), uma, oka, penalties, the result after all of them, and what
+    rounding to thousands moved (zero unless the rules round)."""
 
     scores: tuple[int, ...]
     places: tuple[int, ...]
@@ -26,9 +34,12 @@ class FinalResult:
     oka: tuple[int, ...]
     penalties: tuple[int, ...]
     results: tuple[int, ...]
+    rounding: tuple[int, ...] = (0, 0, 0, 0)
 
     def to_dict(self) -> dict[str, list[int]]:
-        return {
+        """The result as ``replay`` prints it. ``rounding`` is an added field, written only when the
+        rounding moved a result: the output of every game that was never rounded stays as it was."""
+        out = {
             "scores": list(self.scores),
             "places": list(self.places),
             "uma": list(self.uma),
@@ -36,6 +47,9 @@ class FinalResult:
             "penalties": list(self.penalties),
             "results": list(self.results),
         }
+        if any(self.rounding):
+            out["rounding"] = list(self.rounding)
+        return out
 
 
 def expected_total(rules: Ruleset, sticks: int) -> int:
@@ -119,6 +133,29 @@ def hand_out_sticks(scores: list[int], sticks: int, rules: Ruleset) -> list[int]
     return scores
 
 
+def nearest_thousand(points: int) -> int:
+    """``points`` rounded to the nearest whole thousand, a half upwards: −5 500 → −5 000, +1 500 → +2 000,
+    −5 600 → −6 000 (as Tenhou counts a game's points)."""
+    return (points + 500) // 1000 * 1000
+
+
+def rounding_to_thousands(final: list[int], placed: tuple[int, ...], rules: Ruleset) -> tuple[int, ...]:
+    """What rounding to thousands moves, per seat: each seat but first place its score less the return
+    points to the nearest thousand; first place (shared by players tied for it, as uma is) the opposite
+    of the others' total, so the rounding sums to 0."""
+    if not rules.round_to_thousands:
+        return (0, 0, 0, 0)
+    moved = [0] * 4
+    for seat in range(4):
+        if placed[seat] != 1:
+            exact = final[seat] - rules.return_points
+            moved[seat] = nearest_thousand(exact) - exact
+    first = [seat for seat in range(4) if placed[seat] == 1]
+    for seat, share in split(-sum(moved), first).items():
+        moved[seat] = share
+    return tuple(moved)
+
+
 def final_result(
     scores: list[int] | tuple[int, ...],
     sticks: int,
@@ -138,5 +175,8 @@ def final_result(
         if place == 1 and rules.oka:
             for seat, share in split(rules.oka, group).items():
                 oka[seat] = share
-    results = tuple(final[s] - rules.return_points + uma[s] + oka[s] + penalties[s] for s in range(4))
-    return FinalResult(tuple(final), placed, tuple(uma), tuple(oka), tuple(penalties), results)
+    rounding = rounding_to_thousands(final, placed, rules)
+    results = tuple(
+        final[s] - rules.return_points + uma[s] + oka[s] + rounding[s] + penalties[s] for s in range(4)
+    )
+    return FinalResult(tuple(final), placed, tuple(uma), tuple(oka), tuple(penalties), results, rounding)

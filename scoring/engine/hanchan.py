@@ -1,6 +1,6 @@
 """Replay of a game: each hand's payments, renchan, honba, riichi sticks and the end of the game.
 
-This is the one place where a hand's facts become points at the table (rules.md §2–5). The replay is
+This is the one place where a hand's facts become points at the table (docs/rules.md §2–§5). The replay is
 deterministic and keeps no hidden state: the same hands under the same ruleset always give the same
 scores, which is what lets the Django side store only the facts and re-derive everything else.
 """
@@ -279,7 +279,7 @@ def _is_first(seat: int, scores: list[int], rules: Ruleset) -> bool:
 
 
 def _game_over(state: TableState, deal: int, renchan: bool, kept_by_play: bool, rules: Ruleset) -> bool:
-    """rules.md §5: tobi, the last deal, agari-yame and the west extension."""
+    """docs/rules.md §5: tobi, the last deal, agari-yame and the west extension."""
     scores = state.scores
     if rules.tobi and min(scores) < 0:
         return True

@@ -1,4 +1,4 @@
-"""The game record (``shared/docs/game-record.md``): one hanchan as JSON, read, written and replayed.
+"""The game record (``docs/game-record.md``): one hanchan as JSON, read, written and replayed.
 
 This is a public format: scripts outside Tenbou write records and compare ``replay``'s answers, so the
 field names and meanings here follow the document to the letter. Reading is strict — a malformed record
@@ -12,6 +12,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from typing import Any
 
 from .errors import EngineError, Phrase, RecordError, gettext_noop, shown
@@ -23,7 +24,7 @@ from .value import VALID_FU
 
 FORMAT = 1
 MAX_YAKUMAN = 6
-"""The most yakuman one win may hold in a record (game-record.md limits); the ruleset decides their worth."""
+"""The most yakuman one win may hold in a record (docs/game-record.md §4); the ruleset decides their worth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,7 @@ class GameRecord:
 
 # -- reading -----------------------------------------------------------------------------------------
 
-# The limits of game-record.md ("Limits"): one place, so that replay, import and the web agree. They
+# The limits of docs/game-record.md §4: one place, so that replay, import and the web agree. They
 # are generous for any real game and keep every value inside the database columns that store it.
 MAX_HANDS = 500
 """The most hands a record may hold; checked before any hand is read, so oversize input costs nothing."""
@@ -117,6 +118,13 @@ MAX_YAKU_HAN = 13
 """The most han one yaku may be worth (chinitsu is 6; local yaku stay far below)."""
 MAX_LOG_TEXT = 100
 """The longest log id or lobby of a record's ``log``."""
+MAX_FINAL_STICKS = 999
+"""The most riichi sticks a final-scores record (``final_sticks``) may leave on the table."""
+SCORE_LIMIT = 1_000_000_000
+"""The largest final score (either sign) a record's ``final_scores`` may hold: the database columns hold
+32 bits, and a score this far out is a typo or hostile input, never a game."""
+PENALTY_KINDS = ("chombo", "other")
+"""A penalty's optional ``kind`` (written by ``export_games``)."""
 
 _BAD_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -380,6 +388,113 @@ def _number(data: dict[str, Any], key: str) -> None:
         )
 
 
+def record_moment(value: Any) -> datetime:
+    """A record's ``finished_at``: an ISO 8601 date and time that exists (no 30 February, no hour 25, an
+    offset under a day) and that can be told in UTC. Naive means the site's time zone (the importer's)."""
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+        if moment is not None and moment.tzinfo is not None:
+            moment.astimezone(UTC)  # year 1 at +14:00 is before the first moment a datetime holds
+    except (ValueError, OverflowError):
+        moment = None
+    if moment is None:
+        raise RecordError(
+            gettext_noop("finished_at: must be an ISO 8601 date and time that exists, not {value}"),
+            field="finished_at",
+            params={"value": shown(value)},
+        )
+    return moment
+
+
+def record_day(value: Any) -> date:
+    """A record's ``played_on``: an ISO 8601 date (YYYY-MM-DD) that exists."""
+    try:
+        day = date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise RecordError(
+            gettext_noop("played_on: must be an ISO 8601 date (YYYY-MM-DD) that exists, not {value}"),
+            field="played_on",
+            params={"value": shown(value)},
+        )
+    return day
+
+
+def _final_scores(data: dict[str, Any]) -> None:
+    """``final_scores`` and ``final_sticks`` (a game entered as final scores), when the record has them:
+    four whole numbers within :data:`SCORE_LIMIT`, and 0 to :data:`MAX_FINAL_STICKS` sticks. What they
+    must add up to is the ruleset's business, checked where they are used (the import)."""
+    scores = data.get("final_scores")
+    if scores is not None:
+        if (
+            not isinstance(scores, list)
+            or len(scores) != 4
+            or any(isinstance(s, bool) or not isinstance(s, int) for s in scores)
+        ):
+            raise RecordError(
+                gettext_noop("final_scores: must be a list of four whole numbers in seat order"),
+                field="final_scores",
+            )
+        if any(abs(s) > SCORE_LIMIT for s in scores):
+            raise RecordError(
+                gettext_noop("final_scores: each score must be from -{limit} to {limit}"),
+                field="final_scores",
+                params={"limit": SCORE_LIMIT},
+            )
+    sticks = data.get("final_sticks")
+    if sticks is not None and (
+        isinstance(sticks, bool) or not isinstance(sticks, int) or not 0 <= sticks <= MAX_FINAL_STICKS
+    ):
+        raise RecordError(
+            gettext_noop("{key}: must be a whole number from {min} to {max}, not {value}"),
+            field="final_sticks",
+            params={"key": "final_sticks", "min": 0, "max": MAX_FINAL_STICKS, "value": shown(sticks)},
+        )
+
+
+def _on_behalf_of(data: dict[str, Any]) -> None:
+    """``on_behalf_of``, when the record has it: per seat, the name of the registered player a
+    substitute stood in for, or null."""
+    value = data.get("on_behalf_of")
+    if value is None:
+        return
+    if not isinstance(value, list) or len(value) != 4:
+        raise RecordError(
+            gettext_noop("on_behalf_of: must be a list of four names or nulls, in seat order"),
+            field="on_behalf_of",
+        )
+    for seat, name in enumerate(value):
+        if name is None:
+            continue
+        if not isinstance(name, str):
+            raise RecordError(
+                gettext_noop("on_behalf_of: must be names or nulls, not {value}"),
+                field="on_behalf_of",
+                params={"value": shown(name)},
+            )
+        try:
+            check_text(name, Phrase(gettext_noop("the name of seat {seat}"), params={"seat": seat}))
+        except EngineError as exc:
+            raise RecordError(
+                gettext_noop("on_behalf_of: {error}"), field="on_behalf_of", params={"error": exc}
+            ) from None
+
+
+def _extras(data: dict[str, Any]) -> None:
+    """The fields ``export_games`` adds (the format allows added fields): checked here, for every
+    reader of a record — ``replay`` as much as an import — so that a record with an impossible date or a
+    malformed extra is refused the same way wherever it is read."""
+    _number(data, "round_number")
+    _number(data, "table_number")
+    if data.get("finished_at") is not None:
+        record_moment(data["finished_at"])
+    if data.get("played_on") is not None:
+        record_day(data["played_on"])
+    _final_scores(data)
+    _on_behalf_of(data)
+
+
 def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
     """A record from parsed JSON; ``rules`` (a preset name, spec or Ruleset) replaces the record's own.
 
@@ -432,8 +547,7 @@ def record_from_dict(data: Any, *, rules: Any = None) -> GameRecord:
                     gettext_noop("players: {error}"), field="players", params={"error": exc}
                 ) from None
         players = tuple(players)
-    _number(data, "round_number")
-    _number(data, "table_number")
+    _extras(data)
     log = _log_info(data.get("log"))
     hands = []
     for number, raw in enumerate(raw_hands, start=1):
@@ -516,6 +630,13 @@ def _penalty(raw: Any, number: int) -> Penalty:
             field="penalties",
             params={"number": number, "error": exc},
         ) from None
+    kind = raw.get("kind", "other")
+    if not isinstance(kind, str) or kind not in PENALTY_KINDS:
+        raise RecordError(
+            gettext_noop("penalty {number}: kind must be chombo or other, not {value}"),
+            field="penalties",
+            params={"number": number, "value": shown(kind)},
+        )
     return Penalty(seat=seat, points=points, reason=reason)
 
 

@@ -1,8 +1,8 @@
-"""Rulesets as data: every setting the engine reads, the presets of rules.md §7, and validated overrides.
+"""Rulesets as data: every setting the engine reads, the presets of docs/rules.md §7, and validated overrides.
 
 A ruleset is a frozen value. Events store the *effective* settings (``Ruleset.to_dict()``), never just a
 preset name, so that correcting a preset later never rewrites a finished event's results. Settings marked
-unverified in rules.md are ordinary settings here: a club that knows better overrides them.
+unverified in docs/rulesets.md are ordinary settings here: a club that knows better overrides them.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class Ruleset:
     uma: tuple[int, int, int, int] = (15000, 5000, -5000, -15000)
     ties: str = "split"
     leftover_sticks: str = "first"
+    round_to_thousands: bool = False
     chombo: str = "deduction"
     chombo_points: int = 20000
     multiple_ron: str = "each"
@@ -147,6 +148,15 @@ SETTINGS: dict[str, Setting] = {
             str,
             gettext_noop("Riichi sticks left on the table at the end: to the first place, or lost"),
             ("first", "lost"),
+        ),
+        _S(
+            "round_to_thousands",
+            bool,
+            gettext_noop(
+                "Results in whole thousands, as Tenhou counts them: each score less the return points is "
+                "rounded to the nearest thousand (a half upwards) before uma, and first place takes what "
+                "keeps the sum"
+            ),
         ),
         _S(
             "chombo",
@@ -286,6 +296,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "start_points": 25000,
         "uma": [20000, 10000, -10000, -20000],
         "ties": "seat_order",
+        "round_to_thousands": True,
         "chombo": "forbidden",
         "triple_ron": "abort",
         "multiple_ron_honba": "nearest",
@@ -303,7 +314,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "time_limit": "none",
     },
     # Mahjong Soul's four-player rules (friendly rooms' defaults; ranked rooms play the same hands but
-    # score the game with rank points, which are not uma). docs.py lists what is unverified.
+    # score the game with rank points, which are not uma). docs.py lists what is unverified. Its points
+    # are exact: (score − start) / 1000 + uma, shown to one decimal (32 700 → +7.7), which is a whole
+    # number of hundreds of points, so no rounding (round_to_thousands stays off).
     "mahjongsoul": {
         **_BASE,
         "start_points": 25000,
@@ -466,8 +479,31 @@ def make_ruleset(preset: str, overrides: dict[str, Any] | None = None) -> Rulese
     return rules
 
 
+ADDED_SETTINGS: dict[str, Any] = {"round_to_thousands": False}
+"""Settings added after events began storing their effective rules, each with the value that plays as
+the engine did before it existed.
+
+An event stores every setting of its time (``Ruleset.to_dict()``), and a stored event's results never
+change by themselves. Read as overrides, such a dict would take a later setting from its preset (the
+``tenhou`` preset rounds to thousands), so a spec that spells out every other setting — a stored
+ruleset, never a hand-written override — takes the value here instead. Saving the event again writes
+the setting out; an organiser who wants the new behaviour turns it on like any other setting."""
+
+
+def _stored_before(spec: dict[str, Any]) -> dict[str, Any]:
+    """The added settings a stored ruleset (``spec`` naming every older setting) lacks, at their old value."""
+    missing = {name: value for name, value in ADDED_SETTINGS.items() if name not in spec}
+    if missing and all(name in spec for name in SETTINGS if name not in ADDED_SETTINGS):
+        return missing
+    return {}
+
+
 def ruleset_from_spec(spec: Any) -> Ruleset:
-    """A ruleset from a record's ``rules``: a preset name, or ``{"preset": NAME, ...overrides}``."""
+    """A ruleset from a record's ``rules``: a preset name, or ``{"preset": NAME, ...overrides}``.
+
+    A dict holding every setting (an event's stored effective rules) written before a setting of
+    :data:`ADDED_SETTINGS` existed reads that setting as it played then, not as its preset says now.
+    """
     if isinstance(spec, Ruleset):
         return spec
     if isinstance(spec, str):
@@ -476,6 +512,7 @@ def ruleset_from_spec(spec: Any) -> Ruleset:
         if "preset" not in spec:
             raise RulesetError(gettext_noop("rules: an object of rules needs a 'preset'"), field="preset")
         overrides = {k: v for k, v in spec.items() if k != "preset"}
+        overrides.update(_stored_before(spec))
         return make_ruleset(spec["preset"], overrides)
     raise RulesetError(
         gettext_noop("rules: must be a preset name or an object with a 'preset'"), field="preset"

@@ -1,4 +1,4 @@
-"""Value of a winning hand: han/fu validation, base points and the payments of rules.md §1.
+"""Value of a winning hand: han/fu validation, base points and the payments of docs/rules.md §1.
 
 Only this module turns han and fu into points. Payments are rounded up to the next 100 one payment at a
 time, which is why a non-dealer's 1 han 30 fu tsumo costs 300/500 and not a third of 1000.
@@ -68,7 +68,7 @@ def paid_yakuman(value: HandValue, rules: Ruleset) -> int:
 
     The record states what was at the table and the ruleset decides what it is worth, as the kazoe
     setting does for 13+ han: a double yakuman under a ruleset without stacking is paid as one yakuman,
-    never rejected (game-record.md).
+    never rejected (docs/rules.md §1.1).
     """
     if not value.yakuman:
         return 0
@@ -144,7 +144,7 @@ def check_value(value: HandValue, *, tsumo: bool, rules: Ruleset) -> None:
 
 
 def base_points(value: HandValue, rules: Ruleset) -> int:
-    """Base points (rules.md §1): ``fu × 2^(han+2)`` capped at mangan, then the limits."""
+    """Base points (docs/rules.md §1.1): ``fu × 2^(han+2)`` capped at mangan, then the limits."""
     if value.yakuman:
         return 8000 * paid_yakuman(value, rules)
     han = value.han or 0

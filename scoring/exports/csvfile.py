@@ -15,7 +15,7 @@
   csv`` alike.
 - **UTF-8 with a byte-order mark** in every file a person opens (HTTP downloads, files written with
   ``--output``): without the BOM Excel reads UTF-8 as the local code page and garbles ``Zoé Lefèvre``.
-  Standard output has no BOM: scripts read it, and game-record.md's command contract says nothing of one.
+  Standard output has no BOM: scripts read it, and the commands' contract (docs/game-record.md §7) has none.
 - ``\\r\\n`` line endings, the csv module's RFC 4180 default, which every spreadsheet reads.
 """
 

@@ -1,4 +1,4 @@
-"""Conventions shared by the public commands of game-record.md.
+"""Conventions shared by the public commands of docs/game-record.md §7.
 
 JSON or CSV on standard output, and on failure: nothing on standard output, exactly one line on standard
 error, exit status 2. Django's ``CommandError`` would prefix the line with ``CommandError:``, which scripts
@@ -18,11 +18,12 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils import translation
 
 from scoring.engine import EngineError
+from scoring.engine.logs.reader import MAX_BYTES
 from scoring.engine.record import check_text
 
 EXIT_STATUS = 2
 CONTRACT_LANGUAGE = "en"
-"""The language of the commands' output and error lines (game-record.md): scripts compare them."""
+"""The language of the commands' output and error lines (docs/game-record.md §7): scripts compare them."""
 
 
 class CommandFailed(Exception):
@@ -76,7 +77,7 @@ class OneLineErrorsCommand(BaseCommand):
 
 
 class ContractCommand(OneLineErrorsCommand):
-    """A management command that follows the game-record.md conventions."""
+    """A management command that follows the conventions of docs/game-record.md §7."""
 
     requires_system_checks: list[str] = []
     exit_status = EXIT_STATUS
@@ -97,37 +98,55 @@ class ContractCommand(OneLineErrorsCommand):
         sys.exit(self.exit_status)
 
 
-def read_source(path: str) -> str:
-    """The text of ``path``, or of standard input for ``-``."""
+MB = 1024 * 1024
+MAX_RECORD_BYTES = 8 * MB
+"""The most ``replay`` reads of one file (or standard input): one game record, at most 500 hands, is a
+few hundred kB even written with indentation and every yaku listed."""
+MAX_RECORDS_BYTES = 64 * MB
+"""The most ``import_games`` reads of one file of game records: a JSON list of them, such as a whole
+event's ``export_games`` (a few kB a game)."""
+MAX_LOG_BYTES = MAX_BYTES
+"""The most ``convert_log`` and ``import_games --format`` read of one log file: the log reader's own
+limit (8 MB; a real hanchan is 30–100 kB, and a gzip file is smaller than what it holds)."""
+
+
+def read_input(path: str, label: str, limit: int) -> bytes:
+    """The bytes of ``path``, or of standard input for ``-``: at most ``limit`` of them, so that a huge
+    file, a pipe that never ends or ``/dev/zero`` is one line (``LABEL: the file is larger than 8 MB…``),
+    never a :class:`MemoryError`. An unreadable file fails naming ``label``."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is not None:
+                data = stream.read(limit + 1)
+            else:  # a text stream (call_command's stdin): characters are at least a byte each
+                data = sys.stdin.read(limit + 1).encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+    except (OSError, UnicodeError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
-        raise CommandFailed(f"{path}: cannot read the file: {reason}") from None
+        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
+    if len(data) > limit:
+        raise CommandFailed(
+            f"{label}: the file is larger than {limit // MB} MB, the most this command reads of one file"
+        )
+    return data
 
 
-MAX_LOG_BYTES = 64 * 1024 * 1024  # a game log read by convert_log or import_games --format: at most this
+def read_source(path: str, *, limit: int = MAX_RECORD_BYTES) -> str:
+    """The text of ``path``, or of standard input for ``-`` (UTF-8), at most ``limit`` bytes."""
+    data = read_input(path, path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandFailed(f"{path}: cannot read the file: {exc}") from None
 
 
 def read_log_bytes(path: str, label: str) -> bytes:
     """The bytes of a game log at ``path``, or of standard input for ``-`` (a log may be gzip: never
     decoded here), at most :data:`MAX_LOG_BYTES`; an unreadable or empty file fails naming ``label``."""
-    try:
-        if path == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is not None:
-                data = stream.read(MAX_LOG_BYTES)
-            else:
-                data = sys.stdin.read(MAX_LOG_BYTES).encode("utf-8")
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_LOG_BYTES)
-    except (OSError, UnicodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise CommandFailed(f"{label}: cannot read the file: {reason}") from None
+    data = read_input(path, label, MAX_LOG_BYTES)
     if not data:
         raise CommandFailed(f"{label}: the file is empty")
     return data

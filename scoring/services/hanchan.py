@@ -9,25 +9,42 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
-from league.engine_text import engine_message, wind_name
+from league import phrases
+from league.engine_text import engine_message
 from league.models import Event, Hanchan, Player, Registration, Seat
-from scoring import engine
+from scoring import engine, signals
 
 from . import history
-from .errors import seat_names
-from .hands import bump, finish, lock_game
+from .errors import GameChanged, seat_names
+from .hands import ENTRY_KEY_LENGTH, bump, lock_game, mark_finished
 from .penalties import give, withdraw
 from .sync import refresh, refresh_results, replay_stored
 
 
-def _redated(played_on: date, before: date) -> str:
+def _redated(played_on: date, before: date) -> phrases.Phrase:
     """The history's words for a new date: "played on 2025-03-08 (was 2025-03-07)"."""
-    return gettext("played on %(date)s (was %(before)s)") % {
-        "date": played_on.isoformat(),
-        "before": before.isoformat(),
-    }
+    return phrases.say(
+        gettext_noop("played on %(date)s (was %(before)s)"),
+        date=played_on.isoformat(),
+        before=before.isoformat(),
+    )
+
+
+def seated(players: Sequence[Any]) -> phrases.Phrase:
+    """The players of a game by seat, for a history summary: "East Ann, South Bob, West Cho, North Dan"."""
+    seats = [
+        phrases.say(gettext_noop("%(wind)s %(player)s"), wind=phrases.wind(i), player=str(p))
+        for i, p in enumerate(players)
+    ]
+    return phrases.say(
+        gettext_noop("%(east)s, %(south)s, %(west)s, %(north)s"),
+        east=seats[0],
+        south=seats[1],
+        west=seats[2],
+        north=seats[3],
+    )
 
 
 def default_played_on(event: Event, today: date | None = None) -> date:
@@ -121,10 +138,9 @@ def start_game(
             for i, player in enumerate(players)
         ]
     )
-    names = ", ".join(
-        gettext("%(wind)s %(player)s") % {"wind": wind_name(i), "player": p} for i, p in enumerate(players)
+    summary = phrases.say(
+        gettext_noop("%(players)s; played on %(date)s"), players=seated(players), date=played_on.isoformat()
     )
-    summary = gettext("%(players)s; played on %(date)s") % {"players": names, "date": played_on.isoformat()}
     history.log(event=event, hanchan=hanchan, user=user, action="game started", summary=summary)
     return hanchan
 
@@ -162,6 +178,123 @@ def set_played_on(
     return game
 
 
+ENTRY_MODE_CHANGED = "entry mode changed"  # the history's action of a switch made by the organiser
+
+
+def _entered(game: Hanchan) -> tuple[list[engine.Hand], list[int | None]]:
+    """What a game holds now: its recorded hands and its four final scores (None where none)."""
+    from scoring.records import engine_hands
+
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    hands = engine_hands(game) if game.entry_mode == Hanchan.EntryMode.HANDS else []
+    return hands, [s.final_score for s in seats]
+
+
+def _switch_entry_mode(game: Hanchan, entry_mode: str, *, user: Any, reason: str, replace: bool) -> None:
+    """Switch the locked ``game`` to ``entry_mode``, writing the history entry of the switch.
+
+    An empty game (no hand, no final score) switches freely. One that holds a result — hands recorded,
+    or final scores typed — loses it: only with ``replace`` (the organiser ticked it) and a reason,
+    and the history keeps what was removed (every hand as the game record writes it, or the scores and
+    sticks), so nothing entered is ever lost. The game is then in progress again, out of the standings
+    until the result is entered the other way; chombo penalties given in it stay (penalties page)."""
+    if entry_mode not in Hanchan.EntryMode.values:
+        raise ValidationError({"entry_mode": gettext("Choose hand by hand or final scores.")})
+    if game.status == Hanchan.Status.VOID:
+        raise ValidationError(gettext("This game is void: reopen it first."))
+    if game.entry_mode == entry_mode:
+        raise ValidationError(
+            {"entry_mode": gettext("This game is already entered that way: nothing to change.")}
+        )
+    hands, scores = _entered(game)
+    has_scores = any(score is not None for score in scores)
+    if hands or has_scores:
+        if hands:
+            what = ngettext(
+                "This game has %(count)d hand recorded: entering it as final scores removes it",
+                "This game has %(count)d hands recorded: entering it as final scores removes them",
+                len(hands),
+            ) % {"count": len(hands)}
+        else:
+            what = gettext("This game has its final scores: entering it hand by hand removes them")
+        if not replace:
+            raise ValidationError(
+                {
+                    "replace": gettext("%(what)s (the history keeps them). Tick the box to confirm.")
+                    % {"what": what}
+                }
+            )
+        if not (reason or "").strip():
+            raise ValidationError(
+                {"reason": gettext("Reason: %(what)s, so say why (the history keeps it).") % {"what": what}}
+            )
+    before: dict[str, Any] = {"entry_mode": game.entry_mode, "status": game.status}
+    if hands:
+        before["hands"] = [engine.hand_to_dict(hand) for hand in hands]
+        game.hands.all().delete()
+    if has_scores:
+        before.update(scores=scores, sticks=game.final_sticks)
+        Seat.objects.filter(hanchan=game).update(final_score=None)
+    was = game.entry_mode
+    bump(game, entry_mode=entry_mode, status=Hanchan.Status.IN_PROGRESS, finished_at=None, final_sticks=0)
+    refresh(game)  # no hand, no score: no cached row and no result left
+    parts: list[phrases.Phrase] = [
+        phrases.say(
+            gettext_noop("entry mode: %(before)s → %(after)s"),
+            before=phrases.say(ENTRY_MODE_WORDS[was]),
+            after=phrases.say(ENTRY_MODE_WORDS[entry_mode]),
+        )
+    ]
+    if hands:
+        parts.append(phrases.say(HANDS_REMOVED, count=len(hands)))
+    if has_scores:
+        parts.append(
+            phrases.say(
+                gettext_noop("final scores %(scores)s removed"),
+                scores=" / ".join("–" if s is None else str(s) for s in scores),
+            )
+        )
+    summary = phrases.joined(*parts)
+    history.log(
+        event=game.event,
+        hanchan=game,
+        user=user,
+        action=ENTRY_MODE_CHANGED,
+        summary=summary,
+        reason=reason,
+        before=before,
+        after={"entry_mode": entry_mode, "status": game.status},
+    )
+
+
+# How the history names an entry mode (the model's choice labels, marked here for the phrases).
+ENTRY_MODE_WORDS = {
+    Hanchan.EntryMode.HANDS: gettext_noop("Hand by hand"),
+    Hanchan.EntryMode.FINAL_SCORES: gettext_noop("Final scores"),
+}
+HANDS_REMOVED = phrases.ngettext_lazy("%(count)d hand removed", "%(count)d hands removed", "count")
+
+
+@transaction.atomic
+def change_entry_mode(
+    *,
+    hanchan: Hanchan,
+    entry_mode: str,
+    user: Any,
+    reason: str = "",
+    replace: bool = False,
+    expected_version: int | None = None,
+) -> Hanchan:
+    """The organiser enters ``hanchan`` the other way: hand by hand or as final scores, whatever the
+    event's table entry mode (a table's link keeps the event's; this is the organiser's choice for one
+    game). A game that already holds a result loses it, with ``replace`` and a reason, the history
+    keeping what was removed (see :func:`_switch_entry_mode`)."""
+    game = lock_game(hanchan, expected_version)
+    _switch_entry_mode(game, entry_mode, user=user, reason=reason, replace=replace)
+    hanchan.refresh_from_db()
+    return game
+
+
 @transaction.atomic
 def record_final_scores(
     *,
@@ -173,20 +306,49 @@ def record_final_scores(
     reason: str = "",
     chombos: Sequence[int] | None = None,
     played_on: date | None = None,
+    switch_mode: bool = False,
+    replace_hands: bool = False,
+    entry_key: str = "",
+    finish: bool = True,
 ) -> Hanchan:
-    """Enter (or correct) the four final scores of a game played on paper, and finish it.
+    """Enter (or correct) the four final scores of a game played on paper, and finish it — unless
+    ``finish`` is False: a game in progress then stays in progress with its scores (a table's game
+    under a confirmation step, finished by ``finish_game`` once confirmed); a finished game stays
+    finished (a correction).
 
     ``played_on`` (optional) redates the game in the same change: the slip says when it was played.
+    ``entry_key``: the key of the form that sent the scores; the same form sent again finds them saved
+    (the returned game's ``already_saved`` is True, and nothing is written).
 
     They must sum to 4 × start points minus the riichi sticks left on the table; chombo deductions are
     not taken off the scores: ``chombos`` (per seat) sets how many chombo penalties of the ruleset's
     deduction each seat's player has in this game (extra ones are cancelled, missing ones given).
+
+    A game entered hand by hand is refused unless ``switch_mode`` (the organiser's page, never a
+    table's link): then it becomes a final-scores game in the same transaction — freely when it has no
+    hand, with ``replace_hands`` and a reason when it has (its hands are removed, the history keeps
+    them: :func:`_switch_entry_mode`). Nothing is saved when the scores are refused.
     """
     if played_on is not None:
         played_on = _check_played_on(played_on)
-    game = lock_game(hanchan, expected_version)
+    if not isinstance(entry_key, str) or len(entry_key) > ENTRY_KEY_LENGTH:
+        raise ValidationError({"entry_key": gettext("This form is damaged: load the page again.")})
+    game = lock_game(hanchan, None)
+    if entry_key and game.scores_key == entry_key:
+        game.already_saved = True  # type: ignore[attr-defined]
+        hanchan.refresh_from_db()
+        return game
+    if expected_version is not None and game.version != expected_version:
+        raise GameChanged(game.pk, game.version, expected_version)
     if game.entry_mode != Hanchan.EntryMode.FINAL_SCORES:
-        raise ValidationError(gettext("This game is entered hand by hand: its scores come from its hands."))
+        if not switch_mode:
+            raise ValidationError(
+                gettext("This game is entered hand by hand: its scores come from its hands.")
+            )
+        # Removed hands come back if the scores below are refused: the whole call is one transaction.
+        _switch_entry_mode(
+            game, Hanchan.EntryMode.FINAL_SCORES, user=user, reason=reason, replace=replace_hands
+        )
     if game.status == Hanchan.Status.VOID:
         raise ValidationError(gettext("This game is void: reopen it first."))
     try:
@@ -224,11 +386,15 @@ def record_final_scores(
     chombos_after, chombo_points_after = _chombo_state(game, seats)
     dated_before = game.played_on
     redated = played_on is not None and played_on != dated_before
+    finishing = finish or corrected
+    if finishing and game.status != Hanchan.Status.FINISHED:  # it counts from now: its players are told
+        signals.send_on_commit(signals.result_confirmed, hanchan_id=game.pk)
     bump(
         game,
         final_sticks=sticks,
-        status=Hanchan.Status.FINISHED,
-        finished_at=game.finished_at or timezone.now(),
+        status=Hanchan.Status.FINISHED if finishing else game.status,
+        finished_at=(game.finished_at or timezone.now()) if finishing else None,
+        scores_key=entry_key,
         **({"played_on": played_on} if redated else {}),
     )
     refresh(game)
@@ -244,16 +410,17 @@ def record_final_scores(
         "chombos": chombos_after,
         "chombo_penalties": chombo_points_after,
     }
-    parts: list[str] = []
+    parts: list[phrases.Phrase | str] = []
     if corrected:
-        parts.append(history.changes(old, new)[2])  # only what changed, as "field: old → new"
+        what = history.changes(old, new)[2]  # only what changed, as "field: old → new"
+        if what["changes"]:
+            parts.append(what)
     else:
         scores_text = " / ".join(str(s) for s in scores)
         if sticks:
-            scores_text = ngettext(
-                "%(scores)s, %(count)d stick left", "%(scores)s, %(count)d sticks left", sticks
-            ) % {"scores": scores_text, "count": sticks}
-        parts.append(scores_text)
+            parts.append(phrases.say(STICKS_LEFT, scores=scores_text, count=sticks))
+        else:
+            parts.append(scores_text)
         if any(chombos_after) or chombos_after != chombos_before:
             parts.append(history.changes(old, new, ["chombos", "chombo_penalties"])[2])
     after: dict[str, Any] = dict(new)
@@ -261,7 +428,7 @@ def record_final_scores(
         assert played_on is not None
         parts.append(_redated(played_on, dated_before))
         after["played_on"] = played_on.isoformat()
-    summary = "; ".join(p for p in parts if p) or gettext("saved again, nothing changed")
+    summary = phrases.joined(*parts) if parts else phrases.say(gettext_noop("saved again, nothing changed"))
     history.log(
         event=game.event,
         hanchan=game,
@@ -273,7 +440,13 @@ def record_final_scores(
         after=after,
     )
     hanchan.refresh_from_db()
+    game.already_saved = False  # type: ignore[attr-defined]
     return game
+
+
+STICKS_LEFT = phrases.ngettext_lazy(
+    "%(scores)s, %(count)d stick left", "%(scores)s, %(count)d sticks left", "count"
+)
 
 
 def _before(corrected: bool, old: dict[str, Any], played_on: date | None) -> dict[str, Any] | None:
@@ -288,6 +461,11 @@ def _before(corrected: bool, old: dict[str, Any], played_on: date | None) -> dic
     if played_on is not None:
         before["played_on"] = played_on.isoformat()
     return before or None
+
+
+# The reasons code gives when the final scores' chombo counts change (``Penalty.reason_data``).
+CHOMBO_WITH_FINAL_SCORES = gettext_noop("chombo (entered with the final scores)")
+FINAL_SCORES_CORRECTED = gettext_noop("final scores corrected")
 
 
 def _chombo_state(game: Hanchan, seats: dict[int, Seat]) -> tuple[list[int], list[int]]:
@@ -329,7 +507,7 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
             ).order_by("-created_at", "-pk")
         )
         for penalty in active[wanted:]:
-            withdraw(penalty, user=user, reason=gettext("final scores corrected"))
+            withdraw(penalty, user=user, reason=phrases.say(FINAL_SCORES_CORRECTED))
         for _ in range(wanted - len(active)):
             give(
                 event=game.event,
@@ -337,35 +515,41 @@ def _set_chombos(game: Hanchan, seats: dict[int, Seat], chombos: Sequence[int], 
                 hanchan=game,
                 points=-rules.chombo_points,
                 kind=Penalty.Kind.CHOMBO,
-                reason=gettext("chombo (entered with the final scores)"),
+                reason=phrases.say(CHOMBO_WITH_FINAL_SCORES),
                 user=user,
             )
 
 
 @transaction.atomic
 def finish_game(
-    *, hanchan: Hanchan, user: Any, reason: str = "", expected_version: int | None = None
+    *, hanchan: Hanchan, user: Any, reason: history.Text = "", expected_version: int | None = None
 ) -> None:
-    """Finish a hand-by-hand game. Before its natural end this is an early end (a time limit): say why."""
+    """Finish a game in progress. Hand by hand: before its natural end this is an early end (a time
+    limit): say why. Entered as final scores: its four scores must be there (a table's scores held for
+    a confirmation, or a game reopened after they were entered)."""
     game = lock_game(hanchan, expected_version)
     if game.status == Hanchan.Status.FINISHED:
         raise ValidationError(gettext("This game is already finished."))
     if game.status == Hanchan.Status.VOID:
         raise ValidationError(gettext("This game is void: reopen it first."))
     if game.entry_mode == Hanchan.EntryMode.FINAL_SCORES:
-        raise ValidationError(gettext("Enter the four final scores: that finishes the game."))
+        if game.seats.filter(final_score__isnull=True).exists() or game.seats.count() != 4:
+            raise ValidationError(gettext("Enter the four final scores: that finishes the game."))
+        mark_finished(game, None, user=user, summary=phrases.say(gettext_noop("Finished")), reason=reason)
+        hanchan.refresh_from_db()
+        return
     played, _ = replay_stored(game)
     if not played.hands:
         raise ValidationError(gettext("A game needs at least one hand to be finished."))
-    if not played.finished and not reason.strip():
+    if not played.finished and not history.given(reason):
         raise ValidationError(
             {"reason": gettext("The game has not reached its end: say why it ends now (e.g. time limit).")}
         )
     if played.finished:
-        summary = gettext("Finished")
+        summary = phrases.say(gettext_noop("Finished"))
     else:
-        summary = gettext("Finished early after hand %(number)d") % {"number": len(played.hands)}
-    finish(game, played, user=user, summary=summary, reason=reason)
+        summary = phrases.say(gettext_noop("Finished early after hand %(number)d"), number=len(played.hands))
+    mark_finished(game, played, user=user, summary=summary, reason=reason)
     hanchan.refresh_from_db()
 
 
@@ -384,7 +568,7 @@ def void_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: int
         hanchan=game,
         user=user,
         action="game voided",
-        summary=gettext("Voided"),
+        summary=phrases.say(gettext_noop("Voided")),
         reason=reason,
     )
     hanchan.refresh_from_db()
@@ -406,7 +590,7 @@ def reopen_game(*, hanchan: Hanchan, user: Any, reason: str, expected_version: i
         hanchan=game,
         user=user,
         action="game reopened",
-        summary=gettext("Reopened"),
+        summary=phrases.say(gettext_noop("Reopened")),
         reason=reason,
     )
     hanchan.refresh_from_db()

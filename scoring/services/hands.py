@@ -7,7 +7,6 @@ validates the change and re-derives every later hand — and logs the change, al
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -15,9 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
+from league import phrases
 from league.models import Hanchan
-from scoring import engine
-from scoring.describe import result_name
+from scoring import engine, signals
+from scoring.describe import RESULT_MESSAGES
 from scoring.engine.record import MAX_HANDS
 from scoring.models import Hand, Win
 from scoring.records import engine_hand as _engine_hand
@@ -57,11 +57,14 @@ def bump(hanchan: Hanchan, **fields: Any) -> None:
 
 # The history summary of a game finished by the hand that reached its end (see ``record_hand``).
 AUTO_FINISHED = gettext_noop("The game reached its end and was finished automatically.")
-# What that history entry stores beside it (a summary is words in the writer's language; this is data):
-# a resubmitted hand is recognised by it (``_resubmitted``).
+# What that history entry stores beside it (a summary is words; this is data, for whoever reads it).
 AUTO_FINISH_MARK = {"automatic": True}
 
-# The engine's limit on the hands of one game (game-record.md "Limits"): the web, import and replay agree.
+ENTRY_KEY_LENGTH = 40
+"""The longest entry key (``Hand.entry_key``, ``Hanchan.scores_key``): the random key each rendered entry
+form carries, by which the same form sent again (a double tap, a resent page) is recognised."""
+
+# The engine's limit on the hands of one game (docs/game-record.md §4): the web, import and replay agree.
 TOO_MANY_HANDS = gettext_lazy(
     "A game holds at most %(limit)s hands: this one is full. Finish it, or correct a hand instead."
 )
@@ -70,21 +73,22 @@ TOO_MANY_HANDS = gettext_lazy(
 UNDO_FINISHED = gettext_lazy("This game is finished: reopen it first, with a reason, or correct the hand.")
 
 
-def finish(
+def mark_finished(
     game: Hanchan,
-    played: engine.Replay,
+    played: engine.Replay | None,
     *,
     user: Any,
-    summary: str,
-    reason: str = "",
+    summary: history.Text,
+    reason: history.Text = "",
     automatic: bool = False,
     facts: sync.GameFacts | None = None,
 ) -> None:
     """Mark a locked game finished, write its results from ``played`` (the replay of its stored hands,
-    which the caller already has; ``facts``: the game's facts too, see ``sync.rebuild``) and say so in
-    the history (``automatic``: by the hand that ended it)."""
+    which the caller already has; None for a game entered as final scores; ``facts``: the game's facts
+    too, see ``sync.rebuild``) and say so in the history (``automatic``: by the hand that ended it)."""
     bump(game, status=Hanchan.Status.FINISHED, finished_at=timezone.now())
     refresh_results(game, played, facts)
+    signals.send_on_commit(signals.result_confirmed, hanchan_id=game.pk)
     history.log(
         event=game.event,
         hanchan=game,
@@ -96,13 +100,14 @@ def finish(
     )
 
 
-def _recorded_summary(number: int, round_name: str, result: str) -> str:
+def _recorded_summary(number: int, round_name: str, result: str) -> phrases.Phrase:
     """The history summary of a recorded hand: "Hand 3 (E3): Ron"."""
-    return gettext("Hand %(number)d (%(round)s): %(result)s") % {
-        "number": number,
-        "round": round_name,
-        "result": result_name(result),
-    }
+    return phrases.say(
+        gettext_noop("Hand %(number)d (%(round)s): %(result)s"),
+        number=number,
+        round=round_name,
+        result=phrases.say(RESULT_MESSAGES.get(result, result)),
+    )
 
 
 def _check_open(hanchan: Hanchan) -> None:
@@ -139,45 +144,21 @@ def preview(hanchan: Hanchan, hand: engine.Hand, *, number: int | None = None) -
         raise as_validation_error(exc, hanchan=hanchan) from None
 
 
-def canonical(hand: engine.Hand) -> engine.Hand:
-    """``hand`` with its seat lists sorted: the same hand whatever order the boxes were ticked in (how a
-    resubmitted "Save hand" is told from a new one, here and on the tables' pages)."""
-    return dataclasses.replace(
-        hand,
-        riichi=tuple(sorted(hand.riichi)),
-        tenpai=tuple(sorted(hand.tenpai)),
-        nagashi=tuple(sorted(hand.nagashi)),
-    )
+def saved_hand(hanchan: Hanchan, entry_key: str) -> Hand | None:
+    """The hand of this game saved by the form whose key is ``entry_key``, if any: that form sent again
+    (a double tap on "Save hand", a browser resending the page) is answered as saved instead of as a
+    conflict or a second hand. The key is random per rendered form and unique per game (a constraint),
+    so it names one hand whatever happened since and whatever language the pages were in; a form
+    without a key is never taken for another."""
+    if not entry_key:
+        return None
+    return hanchan.hands.filter(entry_key=entry_key).first()
 
 
-def _resubmitted(game: Hanchan, hand: engine.Hand, expected_version: int) -> Hand | None:
-    """The stored hand, if ``hand`` at ``expected_version`` is a resubmission of the game's last change.
-
-    A double tap on "Save hand" (or a browser resending the form) posts the same hand at the same
-    version twice; the second waits for the first and finds the version moved on. It is the same
-    request only if exactly one change happened since (version + 1), that change recorded the last
-    hand (possibly finishing the game with it: ``record_hand`` bumps the version once either way) and
-    that hand is the one submitted. Anything else — an undo, a correction, another hand — is a real
-    conflict.
-    """
-    if game.version != expected_version + 1:
-        return None
-    last = game.hands.order_by("-number").prefetch_related("wins").first()
-    if last is None:
-        return None
-    stored = _engine_hand(last, sorted(last.wins.all(), key=lambda win: win.pk))  # in the order entered
-    if canonical(stored) != canonical(hand):
-        return None
-    # The one change since was recording a hand (at the end of the game: so it is ``last``), possibly
-    # finishing the game with it — not a finish by hand, which the organiser may have done meanwhile.
-    entries = list(game.history.order_by("-pk").values_list("action", "after")[:2])
-    if entries and entries[0][0] == "game finished":
-        if entries[0][1] != AUTO_FINISH_MARK:
-            return None
-        entries = entries[1:]
-    if not entries or entries[0][0] != "hand recorded":
-        return None
-    return last
+def _check_key(entry_key: str) -> str:
+    if not isinstance(entry_key, str) or len(entry_key) > ENTRY_KEY_LENGTH:
+        raise ValidationError({"entry_key": gettext("This form is damaged: load the page again.")})
+    return entry_key
 
 
 @transaction.atomic
@@ -188,22 +169,29 @@ def record_hand(
     user: Any,
     expected_version: int | None = None,
     tiles: list[Any] | None = None,
+    entry_key: str = "",
+    finish: bool = True,
 ) -> Hand:
-    """Append a hand. A game the engine sees as over after it is finished automatically.
+    """Append a hand. A game the engine sees as over after it is finished automatically — unless
+    ``finish`` is False: the caller decides (a table's game under a confirmation step stays in progress,
+    out of the standings, until it is confirmed; nothing is finished to be reopened).
 
-    The returned row's ``already_saved`` says whether this call saved it (False) or found the very same
-    hand already recorded at ``expected_version`` + 1 — a resubmitted form, answered as saved rather
-    than as a conflict or a second hand (True; nothing is written then).
+    The returned row's ``already_saved`` says whether this call saved it (False) or found the hand the
+    same form (``entry_key``, see ``saved_hand``) already saved — answered as saved rather than as a
+    conflict or a second hand (True; nothing is written then). Its ``ends_game`` says whether the hand
+    reached the game's end.
     """
+    entry_key = _check_key(entry_key)
     game = lock_game(hanchan, None)
-    if expected_version is not None and game.version != expected_version:
-        existing = _resubmitted(game, hand, expected_version)
-        if existing is None:
-            raise GameChanged(game.pk, game.version, expected_version)
+    existing = saved_hand(game, entry_key)
+    if existing is not None:
         existing.already_saved = True  # type: ignore[attr-defined]
+        existing.ends_game = False  # type: ignore[attr-defined]
         hanchan.version = game.version
         hanchan.status = game.status
         return existing
+    if expected_version is not None and game.version != expected_version:
+        raise GameChanged(game.pk, game.version, expected_version)
     _check_open(game)
     if game.status == Hanchan.Status.FINISHED:
         raise ValidationError(
@@ -217,6 +205,7 @@ def record_hand(
     if number > MAX_HANDS:
         raise ValidationError(TOO_MANY_HANDS % {"limit": MAX_HANDS})
     row = hand_row(game, number, hand)
+    row.entry_key = entry_key
     facts.stored.append((row, win_rows(row, hand, tiles)))
     played = sync.rebuild([game], facts={game.pk: facts}).replays[game.pk]
     summary = _recorded_summary(number, played.hands[-1].round, hand.result)
@@ -228,13 +217,16 @@ def record_hand(
         summary=summary,
         after=engine.hand_to_dict(hand),
     )
-    if played.finished:
-        finish(game, played, user=user, summary=gettext(AUTO_FINISHED), automatic=True, facts=facts)
+    if played.finished and finish:
+        mark_finished(
+            game, played, user=user, summary=phrases.say(AUTO_FINISHED), automatic=True, facts=facts
+        )
     else:
         bump(game)
     hanchan.version = game.version
     hanchan.status = game.status
     row.already_saved = False  # type: ignore[attr-defined]
+    row.ends_game = played.finished  # type: ignore[attr-defined]
     return row
 
 
@@ -263,7 +255,7 @@ def undo_last_hand(*, hanchan: Hanchan, user: Any, reason: str, expected_version
         hanchan=game,
         user=user,
         action="hand undone",
-        summary=gettext("Hand %(number)d removed") % {"number": last.number},
+        summary=phrases.say(gettext_noop("Hand %(number)d removed"), number=last.number),
         reason=reason,
         before=before,
     )
@@ -303,7 +295,7 @@ def correct_hand(
         hanchan=game,
         user=user,
         action="hand corrected",
-        summary=gettext("Hand %(number)s corrected") % {"number": number},
+        summary=phrases.say(gettext_noop("Hand %(number)s corrected"), number=number),
         reason=reason,
         before=before,
         after=engine.hand_to_dict(hand),

@@ -6,16 +6,29 @@ import scoring); scoring's callers keep writing ``history.log(...)`` through thi
 
 from __future__ import annotations
 
-from league.history import acting_user, acting_via, changes, clip, entry, jsonable, log, log_many
+from league.history import (
+    Text,
+    acting_user,
+    acting_via,
+    changes,
+    clip,
+    entry,
+    given,
+    jsonable,
+    log,
+    log_many,
+)
 from league.models import HistoryEntry
 
 __all__ = [
     "HistoryEntry",
+    "Text",
     "acting_user",
     "acting_via",
     "changes",
     "clip",
     "entry",
+    "given",
     "jsonable",
     "log",
     "log_many",

@@ -7,14 +7,22 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
+from league import phrases
 from league.models import Event, Hanchan, Player, Registration
 from scoring.models import Penalty
+from scoring.standings import hidden_after_round
 
 from . import history
 from .hands import bump, lock_game
 from .sync import refresh
+
+# A penalty's kind in a history summary: the message ids of ``Penalty.Kind``'s labels.
+KIND_MESSAGES = {
+    Penalty.Kind.CHOMBO: phrases.pgettext_lazy("penalty kind", "Chombo"),
+    Penalty.Kind.OTHER: phrases.pgettext_lazy("penalty kind", "Other"),
+}
 
 
 def _refresh_game(hanchan: Hanchan | None) -> None:
@@ -31,11 +39,12 @@ def give(
     hanchan: Hanchan | None,
     points: int,
     kind: str,
-    reason: str,
+    reason: history.Text,
     user: Any,
     round_number: int | None = None,
 ) -> Penalty:
-    """Write a penalty row (checked by the caller; no game refresh, no history entry).
+    """Write a penalty row (checked by the caller; no game refresh, no history entry). ``reason``: as
+    the organiser typed it, or a phrase when code gives the penalty (``league/phrases.py``).
 
     A penalty given with a tournament table belongs to that table's round, whatever ``round_number``
     says: "standings after round N" must leave out exactly the penalties of later rounds. A league has
@@ -51,18 +60,29 @@ def give(
         round_number=round_number,
         points=points,
         kind=kind,
-        reason=reason.strip(),
+        **_reason_fields("reason", reason, Penalty._meta.get_field("reason").max_length),
         given_by=history.acting_user(user),
     )
 
 
-def withdraw(penalty: Penalty, *, user: Any, reason: str) -> None:
+def _reason_fields(name: str, reason: history.Text, length: int | None) -> dict[str, Any]:
+    """A reason's text column (the English rendering of a phrase, or the typed text) and data column."""
+    if phrases.is_phrase(reason):
+        return {name: history.clip(phrases.english(reason), length or 200), f"{name}_data": dict(reason)}  # type: ignore[arg-type]
+    return {name: str(reason or "").strip(), f"{name}_data": None}
+
+
+def withdraw(penalty: Penalty, *, user: Any, reason: history.Text) -> None:
     """Mark a penalty cancelled with who and why (no game refresh, no history entry): never deleted."""
+    fields = _reason_fields(
+        "cancelled_reason", reason, Penalty._meta.get_field("cancelled_reason").max_length
+    )
+    for name, value in fields.items():
+        setattr(penalty, name, value)
     penalty.cancelled = True
-    penalty.cancelled_reason = reason.strip()
     penalty.cancelled_by = history.acting_user(user)
     penalty.cancelled_at = timezone.now()
-    penalty.save(update_fields=["cancelled", "cancelled_reason", "cancelled_by", "cancelled_at"])
+    penalty.save(update_fields=["cancelled", *fields, "cancelled_by", "cancelled_at"])
 
 
 @transaction.atomic
@@ -125,15 +145,18 @@ def add_penalty(
     )
     _refresh_game(hanchan)
     values = {
-        "player": player,
+        "player": str(player),
         "points": points,
-        "kind": penalty.get_kind_display(),
-        "round": penalty.round_number,
+        "kind": phrases.say(KIND_MESSAGES.get(penalty.kind, penalty.kind)),
     }
     if penalty.round_number is not None:
-        summary = gettext("%(player)s: %(points)s (%(kind)s), round %(round)s") % values
+        summary = phrases.say(
+            gettext_noop("%(player)s: %(points)s (%(kind)s), round %(round)s"),
+            round=penalty.round_number,
+            **values,
+        )
     else:
-        summary = gettext("%(player)s: %(points)s (%(kind)s)") % values
+        summary = phrases.say(gettext_noop("%(player)s: %(points)s (%(kind)s)"), **values)
     history.log(
         event=event,
         hanchan=hanchan,
@@ -141,8 +164,16 @@ def add_penalty(
         action="penalty given",
         summary=summary,
         reason=reason,
+        hidden_round=_in_hidden_round(penalty),
     )
     return penalty
+
+
+def _in_hidden_round(penalty: Penalty) -> bool:
+    """A penalty without a game, of a round the public may not see yet: no public page changes (one with a
+    game goes by its game's round: league.versions)."""
+    hidden = hidden_after_round(penalty.event)
+    return penalty.hanchan_id is None and hidden is not None and (penalty.round_number or 0) > hidden
 
 
 @transaction.atomic
@@ -158,10 +189,14 @@ def cancel_penalty(*, penalty: Penalty, user: Any, reason: str) -> Penalty:
     history.log(
         event=penalty.event,
         hanchan=penalty.hanchan,
+        hidden_round=_in_hidden_round(penalty),
         user=user,
         action="penalty cancelled",
-        summary=gettext("%(player)s: %(points)s cancelled")
-        % {"player": penalty.player, "points": penalty.points},
+        summary=phrases.say(
+            gettext_noop("%(player)s: %(points)s cancelled"),
+            player=str(penalty.player),
+            points=penalty.points,
+        ),
         reason=reason,
     )
     return penalty

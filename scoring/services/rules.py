@@ -1,15 +1,18 @@
 """Changing an event's rules once games are recorded: replay every game under the new rules first.
 
 An event stores its *effective* ruleset, and every cached row of its games (hand scores, seat results,
-standings) was computed under it. Changing the rules therefore means replaying every game with the
-engine: a game that the new rules do not allow (a han/fu pair that no longer exists, a chombo now
-forbidden, final scores that no longer sum to the start points) refuses the whole change, naming the
-game, the hand and the rule — all or nothing, in one transaction.
+standings) was computed under it — and under its substitute settings (what a substitute's seat is
+credited with, ``scoring/substitutes.py``), which therefore change here too, with the rules or alone.
+Changing either means replaying every game with the engine: a game that the new rules do not allow (a
+han/fu pair that no longer exists, a chombo now forbidden, final scores that no longer sum to the start
+points) refuses the whole change, naming the game, the hand and the rule — all or nothing, in one
+transaction.
 
 ``preview_rules_change`` does exactly what ``change_rules`` does inside a savepoint that is always rolled
 back, so the standings diff an organiser confirms is computed by the same code that will save it.
-League cannot do any of this (it must not import scoring), so its edit page hands a rules change of an
-event with games over to the page in ``scoring/views/rules.py``.
+League cannot do any of this (it must not import scoring), so its edit page hands a rules or substitute
+settings change of an event with games over to the page in ``scoring/views/rules.py``, and the admin
+shows those settings read-only once the event has games.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
-from league.engine_text import engine_message, rules_in_words, ruleset_or_error
+from league import phrases
+from league.engine_text import engine_message, preset_label, rules_in_words, ruleset_or_error
 from league.models import Event, Hanchan
+from league.services import RESULTS_SETTINGS
 from scoring import engine
 from scoring.standings import StandingRow, standings
 
@@ -32,6 +37,11 @@ from .hands import bump
 from .sync import refresh
 
 ACTION = "rules changed"
+RULES_CHANGED = phrases.ngettext_lazy(
+    "Rules changed (%(settings)s); %(games)s game replayed.",
+    "Rules changed (%(settings)s); %(games)s games replayed.",
+    "games",
+)
 
 
 @dataclass(frozen=True)
@@ -66,14 +76,43 @@ class RulesPreview:
         return self.finished > 0
 
 
-def setting_changes(before: engine.Ruleset, after: engine.Ruleset) -> list[tuple[str, str, str]]:
-    """(setting, before, after) in words for every setting that differs, the preset first."""
+Substitutes = dict[str, Any]
+"""The event's ``RESULTS_SETTINGS``: ``substitute_credit`` and ``substitute_fixed_result``."""
+
+
+def substitutes_of(event: Event) -> Substitutes:
+    return {name: getattr(event, name) for name in RESULTS_SETTINGS}
+
+
+def _substitute_words(settings: Substitutes) -> dict[str, str]:
+    credit = settings["substitute_credit"]
+    return {
+        "substitute_credit": str(Event.SubstituteCredit(credit).label)
+        if credit in Event.SubstituteCredit.values
+        else str(credit),
+        "substitute_fixed_result": str(settings["substitute_fixed_result"]),
+    }
+
+
+def setting_changes(
+    before: engine.Ruleset,
+    after: engine.Ruleset,
+    substitutes_before: Substitutes | None = None,
+    substitutes_after: Substitutes | None = None,
+) -> list[tuple[str, str, str]]:
+    """(setting, before, after) in words for every setting that differs, the preset first and the
+    substitute settings last."""
     out: list[tuple[str, str, str]] = []
     if before.preset != after.preset:
-        out.append((gettext("Rules preset"), before.preset, after.preset))
+        out.append((gettext("Rules preset"), preset_label(before.preset), preset_label(after.preset)))
     for (meaning, old), (_meaning, new) in zip(rules_in_words(before), rules_in_words(after), strict=True):
         if old != new:
             out.append((meaning, old, new))
+    if substitutes_before is not None and substitutes_after is not None:
+        old_words, new_words = _substitute_words(substitutes_before), _substitute_words(substitutes_after)
+        for name in RESULTS_SETTINGS:
+            if substitutes_before[name] != substitutes_after[name]:
+                out.append((str(Event._meta.get_field(name).verbose_name), old_words[name], new_words[name]))
     return out
 
 
@@ -126,13 +165,21 @@ def _replay_all(event: Event) -> tuple[int, int]:
     return len(games), finished
 
 
-def _apply(event: Event, rules: engine.Ruleset) -> tuple[int, int]:
-    """Store ``rules`` on a locked ``event`` and replay its games (the caller holds the transaction)."""
+def _apply(event: Event, rules: engine.Ruleset, substitutes: Substitutes) -> tuple[int, int]:
+    """Store ``rules`` and ``substitutes`` on a locked ``event`` and replay its games (the caller holds
+    the transaction)."""
     event.ruleset = rules.to_dict()
     event._rules = None
+    for name, value in substitutes.items():
+        setattr(event, name, value)
     event.full_clean()
-    event.save(update_fields=["ruleset"])
+    event.save(update_fields=["ruleset", *RESULTS_SETTINGS])
     return _replay_all(event)
+
+
+def _proposed(event: Event, substitutes: Substitutes | None) -> Substitutes:
+    """The substitute settings a change proposes: the event's own for any not given."""
+    return {**substitutes_of(event), **{k: v for k, v in (substitutes or {}).items() if v is not None}}
 
 
 def standings_diff(before: list[StandingRow], after: list[StandingRow]) -> list[StandingChange]:
@@ -151,8 +198,9 @@ def standings_diff(before: list[StandingRow], after: list[StandingRow]) -> list[
     return changes
 
 
-def preview_rules_change(event: Event, ruleset: Any) -> RulesPreview:
-    """What changing ``event``'s rules to ``ruleset`` would do, without saving anything.
+def preview_rules_change(event: Event, ruleset: Any, substitutes: Substitutes | None = None) -> RulesPreview:
+    """What changing ``event``'s rules to ``ruleset`` (and its substitute settings to ``substitutes``)
+    would do, without saving anything.
 
     The change is carried out for real inside a savepoint — every game replayed, every cached row
     rewritten — the standings read, and the savepoint rolled back: the diff is what ``change_rules``
@@ -162,12 +210,13 @@ def preview_rules_change(event: Event, ruleset: Any) -> RulesPreview:
     before = standings(event)
     with transaction.atomic():
         work = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
-        current = work.rules
-        games, finished = _apply(work, rules)
+        current, current_substitutes = work.rules, substitutes_of(work)
+        proposed = _proposed(work, substitutes)
+        games, finished = _apply(work, rules, proposed)
         after = standings(work)
         transaction.set_rollback(True)  # a preview: nothing it wrote may stay
     return RulesPreview(
-        settings=setting_changes(current, rules),
+        settings=setting_changes(current, rules, current_substitutes, proposed),
         games=games,
         finished=finished,
         changes=standings_diff(before, after),
@@ -175,16 +224,29 @@ def preview_rules_change(event: Event, ruleset: Any) -> RulesPreview:
 
 
 @transaction.atomic
-def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> RulesPreview:
-    """Give ``event`` new effective rules, replaying every game under them; all or nothing.
+def change_rules(
+    *,
+    event: Event,
+    ruleset: Any,
+    user: Any,
+    reason: str = "",
+    substitutes: Substitutes | None = None,
+) -> RulesPreview:
+    """Give ``event`` new effective rules (and ``substitutes``: new substitute settings, see
+    ``RESULTS_SETTINGS``), replaying every game under them; all or nothing.
 
     While no game is finished the change is free (the games in progress must still replay); once one
-    is, results people have seen move, so a ``reason`` is required. The history keeps both rulesets.
+    is, results people have seen move, so a ``reason`` is required. The history keeps both rulesets
+    (with the substitute settings when they change). Every game's results are rewritten and the
+    results versions of the event and its players move on in the same transaction (``sync.rebuild``).
     """
     rules = ruleset_or_error(ruleset)
     locked = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
-    current = locked.rules
-    if rules.to_dict() == current.to_dict():
+    current, current_substitutes = locked.rules, substitutes_of(locked)
+    proposed = _proposed(locked, substitutes)
+    if proposed["substitute_credit"] not in Event.SubstituteCredit.values:
+        raise ValidationError({"substitute_credit": gettext("Choose how a substitute's games count.")})
+    if rules.to_dict() == current.to_dict() and proposed == current_substitutes:
         raise ValidationError(gettext("These are already the event's rules: change a setting first."))
     has_finished = Hanchan.objects.filter(event=locked, status=Hanchan.Status.FINISHED).exists()
     if has_finished and not (reason or "").strip():
@@ -197,19 +259,18 @@ def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> 
             }
         )
     before_standings = standings(locked)
-    before = locked.ruleset
-    games, finished = _apply(locked, rules)
+    before = dict(locked.ruleset)
+    games, finished = _apply(locked, rules, proposed)
     changes = standings_diff(before_standings, standings(locked))
-    settings = setting_changes(current, rules)
+    settings = setting_changes(current, rules, current_substitutes, proposed)
     keys = [key for key, value in locked.ruleset.items() if before.get(key) != value]
-    summary = ngettext(
-        "Rules changed (%(settings)s); %(games)s game replayed.",
-        "Rules changed (%(settings)s); %(games)s games replayed.",
-        games,
-    ) % {
-        "settings": ", ".join(f"{key} {before.get(key)} → {locked.ruleset[key]}" for key in keys),
-        "games": games,
-    }
+    moved = [name for name in RESULTS_SETTINGS if proposed[name] != current_substitutes[name]]
+    after = dict(locked.ruleset)
+    if moved:  # the substitute settings beside the rules, in the history's before and after
+        before.update(current_substitutes)
+        after.update(proposed)
+    words = [f"{key} {before.get(key)} → {after[key]}" for key in [*keys, *moved]]
+    summary = phrases.say(RULES_CHANGED, settings=", ".join(words), games=games)
     history.log(
         event=locked,
         user=user,
@@ -217,8 +278,10 @@ def change_rules(*, event: Event, ruleset: Any, user: Any, reason: str = "") -> 
         summary=summary,
         reason=reason,
         before=before,
-        after=locked.ruleset,
+        after=after,
     )
     event.ruleset = locked.ruleset
     event._rules = None
+    for name in RESULTS_SETTINGS:
+        setattr(event, name, getattr(locked, name))
     return RulesPreview(settings=settings, games=games, finished=finished, changes=changes)

@@ -33,7 +33,7 @@ from league.versions import bump_results
 from scoring import engine
 from scoring.models import Hand, HandSeat, Penalty, SeatResult, Win
 from scoring.ratings import schedule_rebuild
-from scoring.records import StoredHand, engine_hand, games_hands, seats_by_player, stored_hands
+from scoring.records import StoredHand, engine_hand, final_result, games_hands, seats_by_player, stored_hands
 from scoring.substitutes import credited_result
 
 from .errors import as_validation_error
@@ -71,17 +71,6 @@ def refresh_results(hanchan: Hanchan, played: engine.Replay | None, facts: GameF
         replays={hanchan.pk: played} if played is not None else None,
         facts={hanchan.pk: facts} if facts is not None else None,
     )
-
-
-def final_result(hanchan: Hanchan, played: engine.Replay | None) -> engine.FinalResult | None:
-    """The game's final result as the engine computes it now (None if it cannot be computed yet)."""
-    seats = list(hanchan.seats.all())
-    penalties = list(
-        Penalty.objects.filter(hanchan=hanchan, cancelled=False).values_list("player_id", "points", "kind")
-    )
-    if hanchan.entry_mode == Hanchan.EntryMode.HANDS and played is None:
-        played, _ = replay_stored(hanchan)
-    return _final(hanchan, played, seats, _penalties_by_seat(seats, penalties)[0])
 
 
 # -- reading --------------------------------------------------------------------------------------------
@@ -312,20 +301,6 @@ def _seat_rows(
     ]
 
 
-def _final(
-    hanchan: Hanchan, played: engine.Replay | None, seats: Sequence[Seat], extra: Sequence[int]
-) -> engine.FinalResult | None:
-    rules = hanchan.event.rules
-    if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
-        if played is None or not played.hands:
-            return None
-        return played.final(list(extra))
-    scores = [s.final_score for s in sorted(seats, key=lambda s: s.seat)]
-    if len(scores) != 4 or any(score is None for score in scores):
-        return None
-    return engine.final_result(scores, hanchan.final_sticks, list(extra), rules)  # type: ignore[arg-type]
-
-
 def _derive_results(game: GameFacts, played: engine.Replay | None, out: _Writes) -> None:
     """The game's seat results as the engine computes them now; replaced only if they differ."""
     hanchan = game.hanchan
@@ -334,7 +309,7 @@ def _derive_results(game: GameFacts, played: engine.Replay | None, out: _Writes)
         if game.penalties is None:  # read while the game was not finished yet
             game.penalties = [row[1:] for row in _penalties([hanchan.pk])]
         extra, chombo_penalties = _penalties_by_seat(game.seats, game.penalties)
-        final = _final(hanchan, played, game.seats, extra)
+        final = final_result(hanchan, played, game.seats, extra)
         if final is None:
             raise ValidationError("A game needs at least one hand (or four final scores) to be finished.")
         players = _credited(game.seats)
@@ -645,14 +620,15 @@ def _rebuild(
             players.update(s.player_id for s in game.seats)
         # Games whose per-seat rows were all written anew already carry the seats' current players.
         _write(out, [pk for pk in games if pk not in out.all_rows_new] if hands else [])
-        for hanchan in out.changed_games:
-            # After the commit, once per transaction: ratings from this game on (scoring/ratings.py).
-            schedule_rebuild(hanchan)
+        # Marked for the background worker, in this transaction: ratings from these games on.
+        schedule_rebuild(*out.changed_games)
         players |= out.players
         done.games += len(games)
         done.hands_written += len(out.hands) + len(out.new_hands)
         done.results_written += len(out.results)
-    bump_results(event_ids=events, player_ids=players)
+    # A game of a round kept hidden for a final reveal changes no public page (league.versions); a
+    # rebuild of a whole event (a rules change) is public whatever its games.
+    bump_results(event_ids=events, player_ids=players, because_of=[h.pk for h in hanchans])
     return done
 
 

@@ -117,6 +117,15 @@ def wind(seat: int, dealer: int = 0) -> str:
 
 
 @register.filter
+def any_nonzero(values) -> bool:  # type: ignore[no-untyped-def]
+    """Whether any of ``values`` is not zero (a column shown only when it says something)."""
+    try:
+        return any(values)
+    except TypeError:
+        return False
+
+
+@register.filter
 def at(sequence, index):  # type: ignore[no-untyped-def]
     """sequence[index] in templates."""
     try:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 from django.utils.translation import gettext as _
 
-from .tenbou import MINUS, localized
+from .tenbou import MINUS, localized, points
 
 register = template.Library()
 
@@ -28,6 +30,16 @@ def decimal(value: float | None, digits: int = 2) -> str:
         return DASH
     text = localized(abs(value), int(digits))
     return f"{MINUS}{text}" if f"{value:.{int(digits)}f}".startswith("-") else text
+
+
+@register.filter
+def mean_points(value: float | None) -> str:
+    """An average in points (a mean score, a mean win), rounded to the point as :func:`decimal` rounds
+    it and written as points are everywhere (33 850 in French and Polish, as on the scoreboards); a dash
+    when there is none."""
+    if value is None:
+        return DASH
+    return points(int(Decimal(f"{value:.0f}")))
 
 
 @register.filter

@@ -34,14 +34,23 @@ def hand_tiles(form: HandForm) -> list[str] | None:
     return [form.data.get("tiles")] if form.cleaned_data.get("tiles") else None
 
 
-def final_scores_form(view: Any, game: Hanchan, data: Any = None, **initial: Any) -> FinalScoresForm:
-    """The final-scores form filled with what is stored: scores, sticks left and chombos per seat."""
+def final_scores_form(
+    view: Any,
+    game: Hanchan,
+    data: Any = None,
+    *,
+    form_class: type[FinalScoresForm] = FinalScoresForm,
+    auto_id: str = "id_%s",
+    **initial: Any,
+) -> FinalScoresForm:
+    """The final-scores form filled with what is stored: scores, sticks left and chombos per seat
+    (``auto_id``: its own ids, on a page that has another form with the same field names)."""
     values: dict[str, Any] = {"version": game.version, "sticks": game.final_sticks, **initial}
     chombos = chombo_penalties_by_seat(game)
     for seat in view.seats:
         values[f"score_{seat.seat}"] = seat.final_score
         values[f"chombo_{seat.seat}"] = chombos[seat.seat]
-    return FinalScoresForm(data, initial=values, names=view.names)
+    return form_class(data, initial=values, names=view.names, auto_id=auto_id)
 
 
 def say_hand_saved(request: HttpRequest, row: Any) -> None:

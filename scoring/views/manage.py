@@ -14,18 +14,23 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from league.forms import add_service_errors
 from league.models import Hanchan, Player
 from league.permissions import managed_event_or_404
+from league.views.actions import error_text, form_errors_text, perform
+from league.views.post_only import post_only
 from scoring import engine, services
 from scoring.forms import (
     CorrectionReasonForm,
+    EntryModeForm,
     FinalScoresForm,
     HandForm,
     HandNumberForm,
+    OrganiserFinalScoresForm,
     PenaltyCancelForm,
     PenaltyForm,
     PlayedOnForm,
@@ -47,19 +52,13 @@ from scoring.services.hands import UNDO_FINISHED
 from scoring.views.entry import final_scores_form, hand_form, hand_tiles, preview_context, say_hand_saved
 
 
-def _error_text(exc: ValidationError) -> str:
-    return " ".join(exc.messages)
+def _game_url(pk: int, **_: Any) -> str:
+    """Where a GET on one of a game's actions goes: the game's page (see ``post_only``)."""
+    return reverse("scoring_manage:game", args=[pk])
 
 
-def _form_errors_text(form: Any) -> str:
-    """A bound form's errors as one line that names each field (for a flash message)."""
-    parts = []
-    for name, errors in form.errors.items():
-        field = form.fields.get(name)
-        label = str(field.label or name.replace("_", " ").capitalize()) if field is not None else ""
-        text = " ".join(str(e) for e in errors)
-        parts.append(gettext("%(label)s: %(error)s") % {"label": label, "error": text} if label else text)
-    return " ".join(parts)
+def _penalties_url(slug: str, **_: Any) -> str:
+    return reverse("scoring_manage:penalties", args=[slug])
 
 
 def _changed(request: HttpRequest, exc: services.GameChanged, hanchan: Hanchan) -> HttpResponse:
@@ -98,9 +97,21 @@ def _game_page(
     }
     if hanchan.entry_mode == Hanchan.EntryMode.HANDS:
         context["form"] = form or hand_form(view)
-    else:
-        context["scores_form"] = scores_form or final_scores_form(view, hanchan, played_on=hanchan.played_on)
-        context["expected_sum"] = engine.expected_total(view.rules, 0)
+    # Whatever the game's (and the event's) entry mode, the organiser may type its final scores from
+    # the table's slip: for a hand-by-hand game the form waits, folded, below the hands.
+    hands = hanchan.entry_mode == Hanchan.EntryMode.HANDS
+    auto_id = "id_fs_%s" if hands else "id_%s"  # the hand form beside it has a version field too
+    if scores_form is not None:
+        scores_form.auto_id = auto_id
+    context["scores_form"] = scores_form or final_scores_form(
+        view, hanchan, played_on=hanchan.played_on, form_class=OrganiserFinalScoresForm, auto_id=auto_id
+    )
+    context["expected_sum"] = engine.expected_total(view.rules, 0)
+    if hanchan.entry_mode == Hanchan.EntryMode.FINAL_SCORES and hanchan.status != Hanchan.Status.VOID:
+        context["hands_form"] = EntryModeForm(
+            initial={"version": hanchan.version, "entry_mode": Hanchan.EntryMode.HANDS}, auto_id="id_mode_%s"
+        )
+        context["has_scores"] = any(seat.final_score is not None for seat in view.seats)
     return render(request, "scoring/manage/game.html", context, status=status)
 
 
@@ -143,7 +154,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
@@ -156,6 +167,7 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
                 expected_version=form.cleaned_data.get("version"),
                 tiles=hand_tiles(form),
+                entry_key=form.cleaned_data.get("entry_key") or "",
             )
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)
@@ -168,8 +180,10 @@ def hand_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@post_only(_game_url)
 def preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """The payments the hand being entered would make, shown before saving (htmx partial)."""
+    """The payments the hand being entered would make, shown before saving (htmx partial, POSTed by the
+    hand form; ``?number=N`` previews a correction of hand N)."""
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
     raw = request.POST.get("number") or request.GET.get("number") or None
@@ -177,14 +191,12 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     if number is not None and 1 <= number <= len(view.log):
         # The form reads the winds of the hand being corrected, not of the next one.
         state = engine.TableState(scores=[], deal=view.log[number - 1].deal)
-        form = HandForm(request.POST or None, rules=view.rules, names=view.names, state=state)
+        form = HandForm(request.POST, rules=view.rules, names=view.names, state=state)
     else:
-        form = hand_form(view, request.POST or None)
-    if request.method == "POST":
-        context = preview_context(hanchan, view, form, number=number)
-    else:
-        context = {"game": view, "form": form}
-    return render(request, "scoring/manage/_preview.html", context)
+        form = hand_form(view, request.POST)
+    return render(
+        request, "scoring/manage/_preview.html", preview_context(hanchan, view, form, number=number)
+    )
 
 
 @login_required
@@ -263,17 +275,6 @@ def _undo_page(
     return render(request, "scoring/manage/undo_confirm.html", context, status=status)
 
 
-def _form_error_text(form: forms.Form) -> str:
-    """Every error of an invalid form, each after its field's label ("Played on: Enter a valid date.")."""
-    parts = []
-    for name, errors in form.errors.items():
-        field = form.fields.get(name)
-        label = (field.label or name.replace("_", " ").capitalize()) if field is not None else ""
-        text = " ".join(errors)
-        parts.append(gettext("%(label)s: %(error)s") % {"label": label, "error": text} if label else text)
-    return " ".join(parts)
-
-
 def _action(
     request: HttpRequest,
     pk: int,
@@ -288,12 +289,8 @@ def _action(
     ``fields`` are the form's values passed on to ``run`` besides the reason and the version; ``done`` is
     the success message, or a function of the cleaned data that makes it."""
     hanchan = managed_game_or_404(request.user, pk)
-    form = form_class(request.POST)
-    if not form.is_valid():
-        messages.error(request, _form_error_text(form))
-        return redirect("scoring_manage:game", pk)
-    data = form.cleaned_data
-    try:
+
+    def call(data: dict[str, Any]) -> str:
         run(
             hanchan=hanchan,
             user=request.user,
@@ -301,27 +298,15 @@ def _action(
             expected_version=data.get("version"),
             **{name: data[name] for name in fields},
         )
-    except services.GameChanged as exc:
-        return _changed(request, exc, hanchan)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
-        messages.success(request, done(data) if callable(done) else done)
-    return redirect("scoring_manage:game", pk)
-    try:
-        run(
-            hanchan=hanchan,
-            user=request.user,
-            reason=form.cleaned_data.get("reason") or "",
-            expected_version=form.cleaned_data.get("version"),
-        )
-    except services.GameChanged as exc:
-        return _changed(request, exc, hanchan)
-    except ValidationError as exc:
-        messages.error(request, _error_text(exc))
-    else:
-        messages.success(request, done)
-    return redirect("scoring_manage:game", pk)
+        return done(data) if callable(done) else done
+
+    return perform(
+        request,
+        form=form_class(request.POST),
+        run=call,
+        back=reverse("scoring_manage:game", args=[pk]),
+        refusals={services.GameChanged: lambda exc: _changed(request, exc, hanchan)},
+    )
 
 
 @login_required
@@ -348,7 +333,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             return _changed(request, exc, hanchan)
         except ValidationError as exc:
             if not (hasattr(exc, "error_dict") and set(exc.error_dict) <= set(form.fields)):
-                messages.error(request, _error_text(exc))
+                messages.error(request, error_text(exc))
                 return redirect("scoring_manage:game", pk)
             form.add_error(None, exc)  # the missing reason, on its field
         else:
@@ -358,33 +343,35 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
     done = gettext_lazy("The game is finished and counts in the standings.")
     return _action(request, pk, services.finish_game, done)
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def void(request: HttpRequest, pk: int) -> HttpResponse:
     return _action(request, pk, services.void_game, gettext_lazy("The game is void: it no longer counts."))
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     return _action(request, pk, services.reopen_game, gettext_lazy("The game is reopened."))
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
+    """The four final scores of any game: a hand-by-hand game becomes a final-scores game (its hands
+    replaced only when the organiser ticks it and says why; the history keeps them)."""
     hanchan = managed_game_or_404(request.user, pk)
     view = game_view(hanchan)
-    form = FinalScoresForm(request.POST, names=view.names)
+    form = OrganiserFinalScoresForm(request.POST, names=view.names)
     if form.is_valid():
         try:
-            services.record_final_scores(
+            saved = services.record_final_scores(
                 hanchan=hanchan,
                 scores=form.scores,
                 sticks=form.cleaned_data["sticks"],
@@ -393,6 +380,9 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
                 reason=form.cleaned_data.get("reason") or "",
                 chombos=form.chombos,
                 played_on=form.cleaned_data.get("played_on"),
+                switch_mode=True,
+                replace_hands=form.cleaned_data["replace"],
+                entry_key=form.cleaned_data.get("entry_key") or "",
             )
         except services.GameChanged as exc:
             return _changed(request, exc, hanchan)
@@ -401,9 +391,31 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
             # has no field for ("chombos") goes at the top rather than failing the request.
             add_service_errors(form, exc)
         else:
-            messages.success(request, gettext("Final scores saved: the game is finished."))
+            if getattr(saved, "already_saved", False):
+                messages.info(request, gettext("These final scores were already saved."))
+            else:
+                messages.success(request, gettext("Final scores saved: the game is finished."))
             return redirect("scoring_manage:game", pk)
     return _game_page(request, hanchan, scores_form=form, status=422)
+
+
+@login_required
+@post_only(_game_url)
+def entry_mode(request: HttpRequest, pk: int) -> HttpResponse:
+    """Enter a final-scores game hand by hand instead (its scores removed only when the organiser ticks
+    it and says why; the history keeps them)."""
+    return _action(
+        request,
+        pk,
+        services.change_entry_mode,
+        lambda data: (
+            gettext("The game is now entered hand by hand: enter its hands below.")
+            if data["entry_mode"] == Hanchan.EntryMode.HANDS
+            else gettext("The game is now entered as final scores: enter them below.")
+        ),
+        form_class=EntryModeForm,
+        fields=("entry_mode", "replace"),
+    )
 
 
 @login_required
@@ -439,7 +451,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_penalties_url)
 def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResponse:
     event = managed_event_or_404(request.user, slug)
     penalty = get_object_or_404(Penalty, pk=penalty_id, event=event)
@@ -447,20 +459,20 @@ def penalty_cancel(request: HttpRequest, slug: str, penalty_id: int) -> HttpResp
     if not form.is_valid():
         messages.error(
             request,
-            gettext("The penalty is not cancelled. %(errors)s") % {"errors": _form_errors_text(form)},
+            gettext("The penalty is not cancelled. %(errors)s") % {"errors": form_errors_text(form)},
         )
         return redirect("scoring_manage:penalties", slug)
     try:
         services.cancel_penalty(penalty=penalty, user=request.user, reason=form.cleaned_data["reason"])
     except ValidationError as exc:
-        messages.error(request, _error_text(exc))
+        messages.error(request, error_text(exc))
     else:
         messages.success(request, gettext("Penalty cancelled."))
     return redirect("scoring_manage:penalties", slug)
 
 
 @login_required
-@require_POST
+@post_only(_game_url)
 def played_on(request: HttpRequest, pk: int) -> HttpResponse:
     """Change the date a game was played on (any game, finished or not; the history keeps the change)."""
     return _action(

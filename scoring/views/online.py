@@ -6,9 +6,10 @@ The flow, for one event (its organisers only; someone else gets a 404 like every
    tenhou.net/6 JSON, and Tenhou replay links, one per line. Files and pastes are read at once — a file
    that is not a log is an error under the form, naming it. Links are only checked (a Tenhou link with a
    Tenhou log id) and queued.
-2. **Fetching** (:func:`online_import_fetch`): the queued links are fetched one per request, so that the
-   page shows "log 3 of 12" as it goes (htmx asks for the next one as soon as a step is shown; without
-   JavaScript a button does). A link that fails is reported in the preview, which then refuses to import.
+2. **Fetching** (:func:`online_import_progress`): the links, and files too large to read in the request
+   (``scoring.import_jobs.INLINE_BYTES``), are read by a background worker (an ``ImportJob``); the page
+   polls it (htmx, every second; without JavaScript a link) and shows "log 3 of 12" as it goes. A log that
+   fails is reported in the preview, which then refuses to import.
 3. **Preview** (:func:`online_import_batch`): each game with its four players — found by online name, or
    picked by the organiser (a player, or "create") —, the final scores under the event's rules and the
    standings change (``scoring.imports.preview_online``, which writes nothing).
@@ -37,14 +38,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from league.engine_text import engine_message
 from league.models import Event, Player
 from league.permissions import managed_event_or_404
-from scoring import engine
-from scoring.engine.logs import read_log
+from league.views.post_only import post_only
+from scoring import engine, import_jobs
 from scoring.engine.logs.reader import MAX_BYTES
 from scoring.imports import (
     NEW_PLAYER,
@@ -54,7 +55,8 @@ from scoring.imports import (
     preview_online,
     selectable_players,
 )
-from scoring.online import OnlineError, fetch_tenhou_log, log_id_from_url
+from scoring.models import ImportJob
+from scoring.online import OnlineError, log_id_from_url
 
 SESSION_KEY = "online_imports"
 SALT = "scoring.views.online.batch"
@@ -307,20 +309,13 @@ def _batch_url(event: Event, batch: dict[str, Any]) -> str:
     return reverse("scoring_manage:online_import_batch", args=[event.slug, batch["id"]])
 
 
-def _read_games(label: str, data: bytes, name: str) -> list[tuple[str, dict[str, Any]]]:
-    """The games of one log as (label, record) pairs; raises EngineError (LogError) when it is no log."""
-    records = read_log(data, name=name)
-    if len(records) == 1:
-        return [(label, records[0].to_dict())]
-    return [
-        (gettext("%(label)s: game %(number)d") % {"label": label, "number": n}, r.to_dict())
-        for n, r in enumerate(records, 1)
-    ]
+_read_games = import_jobs.read_games
+_labelled = import_jobs.labelled
 
 
-def _labelled(label: str, error: str) -> str:
-    """An error of one log, after the log's name ("game.mjlog: not a Tenhou log")."""
-    return gettext("%(label)s: %(error)s") % {"label": label, "error": error}
+def _batch_page(slug: str, batch: Any) -> str:
+    """Where a GET on a batch's step goes (a restored tab): the batch's page (see ``post_only``)."""
+    return reverse("scoring_manage:online_import_batch", args=[slug, batch])
 
 
 # -- views ----------------------------------------------------------------------------------------------
@@ -336,10 +331,17 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         games: list[tuple[str, dict[str, Any]]] = []
         errors: list[str] = []
+        queued: list[dict[str, Any]] = []  # for the worker: large files, then every link
+        inline = 0
         for upload in form.cleaned_data["files"]:
             label = _label(upload.name)
+            data = upload.read(MAX_FILE_BYTES + 1)
+            inline += len(data)
+            if inline > import_jobs.INLINE_BYTES:
+                queued.append(import_jobs.file_source(label, upload.name or "-", data))
+                continue
             try:
-                games += _read_games(label, upload.read(MAX_FILE_BYTES + 1), upload.name or "-")
+                games += _read_games(label, data, upload.name or "-")
             except engine.EngineError as exc:
                 errors.append(_labelled(label, engine_message(exc)))
         pasted = form.cleaned_data["pasted"].strip()
@@ -349,11 +351,15 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
                 games += _read_games(label, pasted.encode("utf-8", "replace"), "-")
             except engine.EngineError as exc:
                 errors.append(_labelled(label, engine_message(exc)))
-        urls = form.cleaned_data["urls"]
-        if len(games) + len(urls) > MAX_GAMES:
+        queued += [import_jobs.url_source(url, _label(url)) for url, _ in form.cleaned_data["urls"]]
+        if len(games) + len(queued) > MAX_GAMES:
             errors.append(
-                gettext("%(count)d games: at most %(max)d in one import; import them in several goes.")
-                % {"count": len(games) + len(urls), "max": MAX_GAMES}
+                ngettext(
+                    "%(count)d game: at most %(max)d in one import; import them in several goes.",
+                    "%(count)d games: at most %(max)d in one import; import them in several goes.",
+                    len(games) + len(queued),
+                )
+                % {"count": len(games) + len(queued), "max": MAX_GAMES}
             )
         if errors:
             for error in errors:
@@ -364,39 +370,62 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
                 "event": event.pk,
                 "created": time.time(),
                 "games": games,
-                "urls": [url for url, _ in urls],
-                "fetched": 0,
+                "job": None,
                 "errors": [],
                 "picks": {},
             }
+            if queued:
+                batch["job"] = str(import_jobs.start(event=event, user=request.user, sources=queued).pk)
             _store(request, batch)
             return redirect(_batch_url(event, batch))
     status = 422 if request.method == "POST" else 200
     return render(request, "scoring/manage/online_import.html", {"event": event, "form": form}, status=status)
 
 
-def _progress_context(event: Event, batch: dict[str, Any]) -> dict[str, Any]:
+def _progress_context(event: Event, batch: dict[str, Any], job: ImportJob) -> dict[str, Any]:
     return {
         "event": event,
         "batch_id": batch["id"],
-        "done": batch["fetched"],
-        "total": len(batch["urls"]),
-        "next_url": batch["urls"][batch["fetched"]] if batch["fetched"] < len(batch["urls"]) else "",
-        "games": len(batch["games"]),
-        "errors": batch["errors"],
+        "done": job.done,
+        "total": job.total,
+        "next_url": job.sources[job.done]["label"] if job.done < job.total else "",
+        "games": len(batch["games"]) + len(job.games),
+        "errors": job.errors,
     }
+
+
+def _job_read(request: HttpRequest, event: Event, batch: dict[str, Any]) -> ImportJob | None:
+    """The batch's job while the worker reads it; once it is done its games and errors join the batch
+    (and the job row goes). None then, or when there was none."""
+    if not batch.get("job"):
+        return None
+    job = ImportJob.objects.filter(pk=batch["job"], event=event).first()
+    if job is not None and job.status != ImportJob.Status.DONE:
+        return job
+    if job is not None:
+        batch["games"] += [tuple(game) for game in job.games]
+        batch["errors"] += job.errors
+        job.delete()
+    else:  # gone (deleted by hand): its logs were never read
+        batch["errors"].append(gettext("The logs to fetch were lost: start again."))
+    batch["job"] = None
+    _store(request, batch)
+    return None
 
 
 @login_required
 @require_http_methods(["GET"])
 def online_import_batch(request: HttpRequest, slug: str, batch: Any) -> HttpResponse:
-    """Step 2 while links remain to fetch (the progress page), then step 3: the preview."""
+    """Step 2 while the worker reads the links (the progress page), then step 3: the preview."""
     event = managed_event_or_404(request.user, slug)
     data = _load(request, event, batch)
     if data is None:
         return _gone(request, event)
-    if data["fetched"] < len(data["urls"]):
-        return render(request, "scoring/manage/online_import_fetching.html", _progress_context(event, data))
+    job = _job_read(request, event, data)
+    if job is not None:
+        return render(
+            request, "scoring/manage/online_import_fetching.html", _progress_context(event, data, job)
+        )
     records = _records(data)
     if records is None:
         return _gone(request, event)
@@ -431,43 +460,33 @@ def _preview_page(
 
 
 @login_required
-@require_POST
-def online_import_fetch(request: HttpRequest, slug: str, batch: Any) -> HttpResponse:
-    """Fetch the next queued link (one per request, so the page can show progress)."""
+@require_http_methods(["GET"])
+def online_import_progress(request: HttpRequest, slug: str, batch: Any) -> HttpResponse:
+    """How far the worker is (the progress page polls this every second); once it is done, the page
+    goes to the preview."""
     event = managed_event_or_404(request.user, slug)
     data = _load(request, event, batch)
     if data is None:
         return _gone(request, event)
-    position = request.POST.get("position", "")
-    # Only the link the page showed: a double tap or a second tab never fetches a log twice.
-    if position.isdigit() and int(position) == data["fetched"] < len(data["urls"]):
-        url = data["urls"][data["fetched"]]
-        label = _label(url)
-        try:
-            log_id = log_id_from_url(url)
-            data["games"] += _read_games(label, fetch_tenhou_log(log_id), log_id)
-        except OnlineError as exc:
-            data["errors"].append(_labelled(label, exc.message))
-        except engine.EngineError as exc:
-            data["errors"].append(_labelled(label, engine_message(exc)))
-        data["fetched"] += 1
-        _store(request, data)
-    if data["fetched"] >= len(data["urls"]):
+    job = _job_read(request, event, data)
+    if job is None:
         return _redirect(request, _batch_url(event, data))
     if getattr(request, "htmx", False):
-        return render(request, "scoring/manage/online_import_progress.html", _progress_context(event, data))
+        return render(
+            request, "scoring/manage/online_import_progress.html", _progress_context(event, data, job)
+        )
     return redirect(_batch_url(event, data))
 
 
 @login_required
-@require_POST
+@post_only(_batch_page)
 def online_import_confirm(request: HttpRequest, slug: str, batch: Any) -> HttpResponse:
     """Step 4: save the organiser's picks; "check" shows the preview with them, "import" imports."""
     event = managed_event_or_404(request.user, slug)
     data = _load(request, event, batch)
     if data is None:
         return _gone(request, event)
-    if data["fetched"] < len(data["urls"]):
+    if _job_read(request, event, data) is not None:
         return _redirect(request, _batch_url(event, data))
     records = _records(data)
     if records is None:

@@ -10,6 +10,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -18,15 +19,19 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
 from league.collation import sorted_by_name
-from league.engine_text import rules_in_words
-from league.forms import preset_label
+from league.engine_text import preset_label, rules_in_words
 from league.models import Event, Hanchan, Player, Registration
 from league.permissions import (
+    PRIVATE_FIELDS,
     LoginRequired,
+    is_member,
+    player_page_is_public,
     require_visible_player,
+    shown_fields,
     visible_event_or_404,
     visible_events,
 )
+from league.wholepage import Keyed, raw_first, whole_page
 from scoring.cache import (
     PageCache,
     cached_fragment,
@@ -43,7 +48,7 @@ from scoring.exports.csvfile import csv_response
 from scoring.filters import StandingsFilter
 from scoring.forms import PagingForm
 from scoring.models import RatingChange
-from scoring.ratings import current_ratings
+from scoring.ratings import current_ratings, ratings_pending
 from scoring.selectors import game_view, public_game_or_404
 from scoring.standings import hidden_after_round, latest_games, public_options, round_in_play, standings
 from scoring.statistics import PlayerPage, player_page
@@ -52,6 +57,13 @@ from scoring.tables import UNRANKED_PREFIX, StandingsTable, configured_tables, c
 View = Callable[..., HttpResponse]
 
 SLUG_RE = re.compile(r"[-a-zA-Z0-9_]+")
+
+LIVE_POLL_SECONDS = 20
+"""How often the public standings refresh while a round is open (the tables are entering results)."""
+REVEAL_POLL_SECONDS = 60
+"""How often they ask, with no round open, while some rounds are hidden for a final reveal: an open
+page (a phone at the prize-giving) learns of the release within a minute and shows everything. Cheap:
+an unchanged fragment is a 304, and the release moves the ETag on."""
 """What an event's slug looks like (Django's slug converter): anything else in ``?event=`` is junk."""
 
 
@@ -137,12 +149,24 @@ def _player_for(request: HttpRequest, pk: int) -> Player:
     return player
 
 
+def _ratings_updating(request: HttpRequest) -> bool:
+    """Whether any rating is being rebuilt (``ratings_pending``), asked once per request: the ETag and
+    the body's key both hold it."""
+    updating = getattr(request, "_tenbou_ratings_updating", None)
+    if updating is None:
+        updating = request._tenbou_ratings_updating = ratings_pending()  # type: ignore[attr-defined]
+    return updating
+
+
 def _player_etag(request: HttpRequest, pk: int, chart: str = "") -> str | None:
     try:
         player = _player_for(request, pk)
     except Http404:
         return None
-    return etag(request, *player_key(player), request.user.is_authenticated)
+    if not is_member(request.user) and not player_page_is_public(player):
+        return None  # a login page, never a 304 of a page the visitor may not see
+    shown = shown_fields(request.user, player)
+    return etag(request, *player_key(player), is_member(request.user), _ratings_updating(request), *shown.key)
 
 
 def bounded_paging(request: HttpRequest) -> HttpRequest:
@@ -181,6 +205,63 @@ def _known_sort(value: str) -> bool:
     return all(part.removeprefix("-") in _sortable_columns() for part in value.split(","))
 
 
+_EVENT_KEY_FIELDS = (
+    "results_version",
+    "standings_hidden_after_round",
+    "standings_released_at",
+    "stage_hidden_after_round",
+    "shown_version",
+    "visibility",
+    "kind",
+)
+"""What ``results_key`` and ``_event_shown`` read of an event (another field read later loads itself)."""
+
+
+def _event_shown(event: Event) -> tuple[Any, ...]:
+    """What decides what an event's pages may show, besides results: a stale page never crosses a change
+    of it (``league.wholepage.Keyed``). Its ``shown_version`` moves with every change but results; the
+    visibility and the hidden-rounds state are named too, whoever changed them."""
+    released = event.standings_released_at
+    return (
+        "event",
+        event.pk,
+        event.shown_version,
+        event.visibility,
+        event.kind,
+        event.standings_hidden_after_round,
+        released.isoformat() if released else None,
+        event.stage_hidden_after_round,
+    )
+
+
+def _game_page_key(request: HttpRequest, pk: int) -> Keyed | None:
+    # One plain query for the game's version and round and its event's key fields (a join, not two
+    # round trips: the key is most of what a cached game page costs).
+    quote = connection.ops.quote_name
+    events, games = quote(Event._meta.db_table), quote(Hanchan._meta.db_table)
+    columns = ", ".join(
+        f"{events}.{quote(Event._meta.get_field(name).column)}" for name in ("id", *_EVENT_KEY_FIELDS)
+    )
+    sql = (
+        f"SELECT {columns}, {games}.{quote('version')} AS game_version, "
+        f"{games}.{quote('round_number')} AS game_round FROM {games} "
+        f"JOIN {events} ON {events}.{quote('id')} = {games}.{quote('event_id')} "
+        f"WHERE {games}.{quote('id')} = %s"
+    )
+    event = next(iter(Event.objects.raw(sql, [pk])), None)
+    if event is None:
+        return None
+    hanchan = Hanchan(pk=pk, event=event, version=event.game_version, round_number=event.game_round)
+    # The game's round decides whether the hidden rounds hide it.
+    return Keyed(game_key(hanchan), ("game", hanchan.pk, hanchan.round_number, *_event_shown(event)))
+
+
+def _page_etag(request: HttpRequest, parts: Any) -> str | None:
+    """A cached whole page's ETag: the key's parts are the ETag's parts of the view's conditional."""
+    return etag(request, *parts)
+
+
+@whole_page(_game_page_key, etag=_page_etag)
 @login_for_members_only
 @conditional(_game_etag)
 def game(request: HttpRequest, pk: int) -> HttpResponse:
@@ -225,6 +306,12 @@ def game_chart(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _event_page_key(request: HttpRequest, slug: str) -> Keyed | None:
+    event = raw_first(Event, _EVENT_KEY_FIELDS, '"slug" = %s', [slug])
+    return None if event is None else Keyed(results_key(event), _event_shown(event))
+
+
+@whole_page(_event_page_key, etag=_page_etag)
 @login_for_members_only
 @conditional(_event_etag)
 def event(request: HttpRequest, slug: str) -> HttpResponse:
@@ -232,7 +319,8 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     then club, dates, rules in words and registered players — the body cached by the event's results
     version and the query string (``scoring/cache.py``)."""
     event = _event_for(request, slug)
-    key = (*results_key(event), "event-page", query_key(request))
+    # Logged in or not: the players' table shows members-only players' details to members only.
+    key = (*results_key(event), "event-page", query_key(request), is_member(request.user))
     return render(
         request,
         "scoring/public/event.html",
@@ -262,6 +350,9 @@ def event_body(request: HttpRequest, event: Event) -> dict[str, Any]:
         "rules": rules_in_words(event.rules),
         "preset_label": preset_label(event.rules.preset),
         "registrations": registrations,
+        # A members-only player (league.permissions.player_page_is_public) is listed by display name
+        # alone for the public: no club, country, EMA number or online name.
+        "show_members": is_member(request.user),
         "latest_games": latest_games(event, up_to_round=context["hidden_after_round"]),
     }
 
@@ -269,7 +360,8 @@ def event_body(request: HttpRequest, event: Event) -> dict[str, Any]:
 def standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     """The standings part of the event page, shared with its live fragment: filters, both tables (as
     the public may see them: see ``scoring.standings.hidden_after_round``), the download and live URLs,
-    and whether the fragment polls (only while a round is open)."""
+    and whether the fragment polls: every 20 s while a round is open, every minute while rounds are
+    hidden for the final reveal (so an open page learns of the release), otherwise not at all."""
     filters = StandingsFilter(request.GET, event=event)
     options = public_options(event, filters.options())
     ranked, unranked = configured_tables(bounded_paging(request), standings(event, **options), paginate=True)
@@ -280,14 +372,19 @@ def standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     for key in ("sort", f"{UNRANKED_PREFIX}sort"):
         if request.GET.get(key):
             query[key] = request.GET[key]
+    hidden = hidden_after_round(event)
+    live = round_in_play(event)
     return {
         "filters": filters,
+        # The filters stay folded (the table comes first on a phone) unless the visitor used them.
+        "filters_open": not filters.is_valid() or any(request.GET.get(name) for name in filters.filters),
         "min_games": options["min_games"],
         "ranked": ranked,
         "unranked": unranked,
-        "hidden_after_round": hidden_after_round(event),
+        "hidden_after_round": hidden,
         "csv_url": f"{reverse('scoring:standings_csv', args=[event.slug])}?{query.urlencode()}",
-        "live": round_in_play(event),
+        "live": live,
+        "poll_seconds": LIVE_POLL_SECONDS if live else REVEAL_POLL_SECONDS if hidden is not None else None,
         "live_url": reverse("scoring:standings_live", args=[event.slug])
         + (f"?{request.GET.urlencode()}" if request.GET else ""),
     }
@@ -296,9 +393,10 @@ def standings_context(request: HttpRequest, event: Event) -> dict[str, Any]:
 @login_for_members_only
 @conditional(_event_etag)
 def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
-    """The event page's standings tables alone, for its htmx polling while a round is open; the same
-    query string gives the same filters, sort and page. Once no round is open the fragment comes back
-    without its polling attributes, so the page stops asking.
+    """The event page's standings tables alone, for its htmx polling while a round is open or rounds
+    are hidden for the final reveal; the same query string gives the same filters, sort and page. Once
+    neither is true (no round open, everything released) the fragment comes back without its polling
+    attributes, so the page stops asking.
 
     Cheap by design: a poll of unchanged standings is a 304 (ETag), and the fragment is rendered once
     per results version and query string (``results_key`` holds the hidden-standings state too, and
@@ -328,6 +426,20 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return csv_response(csv_rows(export_rows(tables)), f"{event.slug}-standings.csv")
 
 
+def _player_page_key(request: HttpRequest, pk: int) -> Keyed | None:
+    flags = [f"public_{name}" for name in PRIVATE_FIELDS]
+    player = raw_first(Player, ["results_version", "shown_version", "visibility", *flags], '"id" = %s', [pk])
+    if player is None:
+        return None
+    # As _player_etag: an anonymous visitor (False), and whether ratings are being rebuilt. A stale page
+    # never crosses a registration, a visibility or a reveal (each moves the player's shown version), nor
+    # a change of what the player keeps private (an anonymous visitor sees no more than that).
+    shown = shown_fields(request.user, player)  # an anonymous visitor: no query
+    parts = (*player_key(player), False, _ratings_updating(request), *shown.key)
+    return Keyed(parts, ("player", player.pk, player.shown_version, player.visibility, *shown.key))
+
+
+@whole_page(_player_page_key, etag=_page_etag)
 @login_for_members_only
 @conditional(_player_etag)
 def player(request: HttpRequest, pk: int) -> HttpResponse:
@@ -344,7 +456,12 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     player = _player_for(request, pk)
     slug = _scope_slug(request)
     every_game = request.GET.get("games") == "all"
-    key = (*player_key(player), "player-page", slug, request.user.is_authenticated, every_game)
+    # "Ratings updating…" is part of the body: a body rendered while a rebuild waits must not be served
+    # once it is done, even to a player whose ratings it did not change (their version did not move).
+    updating = _ratings_updating(request)
+    member = is_member(request.user)
+    shown = shown_fields(request.user, player)  # what the player keeps private, unless this is them
+    key = (*player_key(player), "player-page", slug, member, every_game, updating, *shown.key)
     scope = None
     if slug:  # the page's title names the event; the body checks it is one of the player's
         scope = visible_events(request.user).filter(slug=slug).values_list("name", flat=True).first()
@@ -354,7 +471,16 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "player": player,
             "scope_name": scope,
-            "page_cache": PageCache(key, lambda: player_body(request, player, slug, every_game)),
+            "member": member,
+            "page_cache": PageCache(
+                key,
+                lambda: {
+                    **player_body(request, player, slug, every_game),
+                    "ratings_updating": updating,
+                    "member": member,
+                    "shown": shown,
+                },
+            ),
         },
     )
 
@@ -378,6 +504,9 @@ def _scope_slug(request: HttpRequest) -> str | None:
 def _visible_player_page(request: HttpRequest, player: Player, slug: str | None) -> PlayerPage:
     """The player's page data for this visitor, or a 404 (an event that is not theirs, or a player the
     visitor may not see)."""
+    members_only = not is_member(request.user) and not player_page_is_public(player)
+    if members_only:  # the player's own decision, whatever events they play in
+        require_visible_player(request.user, player)
     page = player_page(player, visible_events(request.user), slug)
     if not page.registrations:  # registered in a visible event: visible; else ask (substitute seats...)
         require_visible_player(request.user, player)
@@ -424,8 +553,12 @@ def player_chart(request: HttpRequest, pk: int, chart: str) -> HttpResponse:
     if chart not in PLAYER_CHARTS:
         raise Http404("No such chart.")
     player = _player_for(request, pk)
+    shown = shown_fields(request.user, player)
+    if not (shown.ratings if chart in ("tenhou", "openskill") else shown.statistics):
+        raise Http404("The player keeps this chart private.")
     slug = _scope_slug(request)
-    key = (*player_key(player), "player-charts", slug, request.user.is_authenticated)
+    updating = _ratings_updating(request)
+    key = (*player_key(player), "player-charts", slug, is_member(request.user), updating)
     return svg_response(cached_value(key, lambda: _player_charts(request, player, slug))[chart])
 
 
@@ -442,7 +575,8 @@ def _player_charts(request: HttpRequest, player: Player, slug: str | None) -> di
 
 @login_for_members_only
 def ratings(request: HttpRequest, slug: str) -> HttpResponse:
-    """An event's ratings: its players by current Tenhou R and by OpenSkill, counting this event only."""
+    """An event's ratings: its players by current Tenhou R and by OpenSkill, counting this event only;
+    "updating…" while a change of its games waits for the worker's rebuild."""
     event = visible_event_or_404(request.user, slug)
     table = current_ratings(event, hidden_after=hidden_after_round(event))
     return render(
@@ -452,5 +586,6 @@ def ratings(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "tenhou": table[RatingChange.System.TENHOU],
             "openskill": table[RatingChange.System.OPENSKILL],
+            "ratings_updating": ratings_pending(event),
         },
     )

@@ -1,4 +1,5 @@
-"""The organisers' page that changes an event's rules once games are recorded.
+"""The organisers' page that changes an event's rules once games are recorded — and how a substitute's
+game counts, the other setting its results depend on.
 
 A GET with a proposal (the rules form's fields in the query string — the league edit page redirects
 here with one) previews it: every game replayed under the new rules inside a rolled-back savepoint, the
@@ -19,8 +20,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from league.engine_text import rules_in_words
-from league.forms import RulesForm, chosen_preset, preset_label
+from league.engine_text import preset_label, rules_in_words
+from league.forms import EventRulesForm, RulesForm, chosen_preset
 from league.models import Event, Hanchan
 from league.permissions import managed_event_or_404
 from scoring.forms import ReasonForm
@@ -44,11 +45,11 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
     data = _proposal(request)
     if data is None:
         preset = request.GET.get("preset")
-        form = RulesForm(rules=event.rules, preset=chosen_preset(preset) if preset else None)
+        form = EventRulesForm(event=event, preset=chosen_preset(preset) if preset else None)
         if getattr(request, "htmx", False):
             return render(request, "league/manage/_rules_fieldset.html", {"form": form})
         return _page(request, event, form)
-    form = RulesForm(data, rules=event.rules)
+    form = EventRulesForm(data, event=event)
     # The reason goes through a bounded form field (at most 300 characters, no NUL, which the database
     # refuses): a raw value once reached the history's insert.
     reason_form = ReasonForm({"reason": data.get("reason") or ""})
@@ -57,7 +58,8 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _page(request, event, form, status=422 if request.method == "POST" else 200)
     rules = form.ruleset()
-    if rules.to_dict() == event.rules.to_dict():
+    substitutes = form.substitutes()
+    if rules.to_dict() == event.rules.to_dict() and substitutes == rules_service.substitutes_of(event):
         form.add_error(
             None, gettext("These are the event's current rules: change a setting to see what it does.")
         )
@@ -66,7 +68,9 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
     reason_errors: list[str] = [] if reason_ok else list(reason_form.errors["reason"])
     if request.method == "POST" and "confirm" in data and reason_ok:
         try:
-            rules_service.change_rules(event=event, ruleset=rules, user=request.user, reason=reason)
+            rules_service.change_rules(
+                event=event, ruleset=rules, substitutes=substitutes, user=request.user, reason=reason
+            )
         except ValidationError as exc:
             if hasattr(exc, "error_dict") and "reason" in exc.error_dict:
                 reason_errors = exc.message_dict["reason"]
@@ -80,7 +84,7 @@ def event_rules(request: HttpRequest, slug: str) -> HttpResponse:
     preview = None
     if not errors:
         try:
-            preview = rules_service.preview_rules_change(event, rules)
+            preview = rules_service.preview_rules_change(event, rules, substitutes)
         except ValidationError as exc:
             errors = exc.messages
     status = 422 if errors or reason_errors else 200

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from league.permissions import visible_event_or_404
+from scoring.standings import hidden_after_round
 from scoring.views.public import login_for_members_only
 from scoring.yaku_stats import event_yaku
 
@@ -17,4 +18,5 @@ from scoring.yaku_stats import event_yaku
 def event_yaku_table(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's yaku table (two queries for the figures, whatever the number of games)."""
     event = visible_event_or_404(request.user, slug)
-    return render(request, "scoring/public/yaku.html", {"event": event, "summary": event_yaku(event)})
+    summary = event_yaku(event, up_to_round=hidden_after_round(event))  # hidden rounds stay hidden here too
+    return render(request, "scoring/public/yaku.html", {"event": event, "summary": summary})

@@ -163,3 +163,19 @@ def select_with_keys(page, selector: str, value: str) -> None:
             return
         page.keyboard.press("ArrowDown" if current < target else "ArrowUp")
     assert select.input_value() == value
+
+
+@pytest.mark.urls("tests.error_urls")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_error_pages_have_no_serious_accessibility_violations(axe_context, language):
+    """The 404 page (the site's layout) and the 500 page (its own, request-free layout), as a visitor
+    meets them: in their language, with no serious or critical violation."""
+    page = axe_context(language)
+    failures: list[str] = []
+    for url, status in (("/no-such-page/", 404), ("/test-errors/fails/", 500)):
+        response = page.goto(url)
+        assert response is not None and response.status == status, f"{url}: {response and response.status}"
+        assert page.get_attribute("html", "lang") == language
+        assert page.locator("#error-home").is_visible()
+        failures += describe(url, [v for v in axe_violations(page) if v["impact"] in FAILING_IMPACTS])
+    assert not failures, "\n".join(failures)

@@ -125,6 +125,53 @@ def test_pages_fit_a_phone_with_80_character_names(page, league):
     check(page, reverse("scoring_manage:game_new", args=[event.slug]), "narrow-manage-new-game.png", 390)
 
 
+# Where each line of every scoreboard name starts after the first: the two characters around the break.
+LINE_BREAKS = """() => Array.from(document.querySelectorAll('.scoreboard .name')).map((name) => {
+  const text = name.firstChild;
+  const breaks = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    const range = document.createRange();
+    range.setStart(text, i);
+    range.setEnd(text, i + 1);
+    const rects = range.getClientRects();
+    if (!rects.length) continue;
+    const lineTop = Math.round(rects[0].top);
+    if (top !== null && lineTop > top + 2) breaks.push(text.data.slice(i - 1, i + 1));
+    top = lineTop;
+  }
+  return {name: text.data, breaks};
+})"""
+
+
+def test_scoreboard_names_break_between_words_on_a_phone(page, league):
+    """The scoreboard of a game being played, at 390 px: a long name wraps at its spaces (or after a
+    hyphen), never inside a word; a word too long for its quarter of the screen is cut with an ellipsis
+    instead; the names stay in their seats and the four scores on one level."""
+    login(page, "olga", PASSWORD)
+    page.goto(reverse("scoring_manage:game", args=[league["playing"].pk]))
+    page.wait_for_load_state()
+    page.locator("#scoreboard").screenshot(path=str(ARTIFACTS / "narrow-scoreboard-names.png"))
+    names = page.evaluate(LINE_BREAKS)
+    assert {SPACED, LONG} <= {n["name"] for n in names}
+    for name in names:
+        inside = [pair for pair in name["breaks"] if pair[0] not in " -"]
+        assert not inside, f"{name['name']!r} breaks inside a word at {inside}"
+    spaced = next(n for n in names if n["name"] == SPACED)
+    assert spaced["breaks"], "the long spaced name wraps at its spaces"
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.seat .name')).lineHeight)")
+    seats = page.locator("#scoreboard .seat")
+    for i in range(seats.count()):
+        seat, name = seats.nth(i).bounding_box(), seats.nth(i).locator(".name").bounding_box()
+        assert seat is not None and name is not None
+        assert seat["x"] <= name["x"] and name["x"] + name["width"] <= seat["x"] + seat["width"]
+        assert name["height"] <= 3 * line + 1, "a name takes three lines at most"
+    scores = [seats.nth(i).locator(".score").bounding_box() for i in range(4)]
+    tops = {round(box["y"]) for box in scores if box is not None}
+    assert len(tops) == 1, f"the scores are not level: {tops}"
+    no_sideways_scroll(page, 390)
+
+
 def test_no_column_hidden_without_a_cue_on_a_laptop(browser, live_server, league):
     context = browser.new_context(viewport={"width": 1366, "height": 768}, base_url=live_server.url)
     page = context.new_page()

@@ -1,10 +1,10 @@
-"""An organiser imports online games in a phone-sized Chromium: log files and a Tenhou replay link (fetched
-from a local fake Tenhou, with its progress shown by htmx), the preview with its players and standings
-change, a pick for an unknown name, and the import.
+"""An organiser imports online games in a phone-sized Chromium: log files and a Tenhou replay link
+(fetched by the background worker from a local fake Tenhou, while the page polls its progress with htmx),
+the preview with its players and standings change, a pick for an unknown name, and the import.
 
 The logs are the hand-written fixtures of tests/scoring/logs/fixtures: the Tenhou hanchan that ends by
-tobi leaves Aoi, ばんび, Kenta and 雀士X with −15 800, 30 600, 37 700 and 47 500, i.e. −65.8, −9.4,
-+17.7 and +57.5 after Tenhou's uma.
+tobi leaves Aoi, ばんび, Kenta and 雀士X with −15 800, 30 600, 37 700 and 47 500, i.e. −66.0, −9.0,
++18.0 and +57.0 after Tenhou's uma and its rounding to thousands (the log's own sc).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from background.worker import run_ready
 from league.models import Club, Event, Hanchan, Player, Registration
 from scoring.engine import make_ruleset
 from tests.e2e.conftest import ARTIFACTS, login
@@ -56,10 +57,10 @@ def test_organiser_imports_log_files(page):
     assert "2023061523gm-0089-0000-1a2b3c4d" in game.inner_text()
     assert "by Tenhou name" in game.inner_text()
     assert [c.strip() for c in game.locator("td.num:nth-child(6)").all_inner_texts()] == [
-        "−65.8",
-        "−9.4",
-        "+17.7",
-        "+57.5",
+        "−66.0",
+        "−9.0",
+        "+18.0",
+        "+57.0",
     ]
     # Kenta is the club's Kenta Sato; the two others are new players.
     page.select_option("select:near(label:text('Kenta'))", label="Kenta Sato")
@@ -68,7 +69,7 @@ def test_organiser_imports_log_files(page):
     page.click("button[value=check]")
     page.wait_for_selector("text=your pick")
     standings = page.locator("#online-import-standings").inner_text()
-    assert "Kenta Sato" in standings and "+17.7" in standings
+    assert "Kenta Sato" in standings and "+18.0" in standings
     page.screenshot(path=str(ARTIFACTS / "online-import-preview.png"), full_page=True)
     assert Hanchan.objects.count() == 0
 
@@ -101,12 +102,15 @@ def test_organiser_imports_a_replay_link_with_progress(page, settings):
         settings.TENBOU_TENHOU_URL = tenhou.url
         login(page, "olga", "organiser-pass-123")
         page.goto(f"/manage/events/{event.slug}/online-import/")
-        # Two links: htmx fetches one after the other, then loads the preview by itself.
+        # Two links: the worker fetches them, the page polls and loads the preview by itself.
         page.fill(
             "#id_urls",
             f"https://tenhou.net/0/?log={MJLOG_ID}&tw=2\nhttps://tenhou.net/6/?log={MISSING_ID}",
         )
         page.click("#online-import-form button[type=submit]")
+        page.wait_for_selector("#online-import-progress")
+        assert tenhou.requests == []  # the request queued them: nothing fetched yet
+        run_ready()  # the worker
         page.wait_for_selector("#online-import-problems", timeout=15_000)
         assert tenhou.requests == [f"/0/log/?{MJLOG_ID}", f"/0/log/?{MISSING_ID}"]
         assert f"tenhou.net has no log {MISSING_ID}" in page.locator("#online-import-problems").inner_text()
@@ -114,6 +118,8 @@ def test_organiser_imports_a_replay_link_with_progress(page, settings):
         page.click("a:text-is('Start again')")
         page.fill("#id_urls", f"https://tenhou.net/0/?log={MJLOG_ID}&tw=2")
         page.click("#online-import-form button[type=submit]")
+        page.wait_for_selector("#online-import-progress")
+        run_ready()
         page.wait_for_selector("#online-import-players", timeout=15_000)
     assert MJLOG_ID in page.locator("#online-game-1").inner_text()
     for name in ("あおい", "Bob", "Cho Li", "Dan"):

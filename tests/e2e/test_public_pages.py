@@ -75,6 +75,7 @@ def test_player_reads_standings_games_and_a_player(page):
 
     # Filter: 15 games to be ranked. Fewer players are ranked; the others move to "not yet ranked".
     page.goto("/events/demo-league/")
+    page.click("#standings-filter-box > summary")  # the filters are folded under the table's heading
     page.fill("#id_min_games", "15")
     page.click("#standings-filters button[type=submit]")
     page.wait_for_url(re.compile(r".*[?&]min_games=15"))

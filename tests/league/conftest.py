@@ -5,14 +5,23 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from league.models import Club, Event
+from league.models import Club, Event, Player
 from tests.conftest import make_event
 
 
 @pytest.fixture
-def player_user(db):
-    """Logged-in, organises nothing (a player checking standings)."""
-    return get_user_model().objects.create_user("pat", password="player-pass-123")
+def player_user(db, club):
+    """Logged-in, organises nothing: a member of the club checking standings (the club linked the
+    account to their player record, which is what makes an account a member's: ``is_member``)."""
+    user = get_user_model().objects.create_user("pat", password="player-pass-123")
+    Player.objects.create(display_name="Pat", club=club, user=user)
+    return user
+
+
+@pytest.fixture
+def account_user(db):
+    """Logged-in through a sign-up alone: no club linked the account to a player, so not a member."""
+    return get_user_model().objects.create_user("ada", password="account-pass-123")
 
 
 @pytest.fixture

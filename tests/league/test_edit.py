@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import Club, Event, Hanchan, Player, Registration, Seat
+from league.models import Club, Event, Hanchan, HistoryEntry, Player, Registration, Seat
 from scoring.engine import make_ruleset
 from tests.league.test_views import event_post
 
@@ -260,13 +260,31 @@ def test_player_edit_page_shows_errors_and_never_follows_a_foreign_next(event, p
     assert response.status_code == 302 and response.url == reverse("league_manage:dashboard")
 
 
+@pytest.mark.parametrize(
+    "junk",
+    ["abc", "javascript:alert(1)", "//evil.example/", "/no/such/page/", "/manage/\x00", " /manage/", "?x=1"],
+)
+def test_player_edit_page_never_fails_on_a_junk_next(event, players, organiser, junk):
+    """``next=abc`` used to answer a server error after the change was saved (issue 23): any ``next``
+    that is not a path of a page of this site falls back to the dashboard, and the change is saved."""
+    client = client_for(organiser)
+    url = reverse("league_manage:player_edit", args=[players[0].pk])
+    page = client.get(url, {"next": junk})
+    assert page.status_code == 200 and page.context["next"] == reverse("league_manage:dashboard")
+    response = client.post(url, {"display_name": "Annie", "next": junk})
+    assert response.status_code == 302 and response.url == reverse("league_manage:dashboard")
+    players[0].refresh_from_db()
+    assert players[0].display_name == "Annie"
+
+
 def test_player_edit_rights(club, event, other_club, other_event, organiser, other_organiser):
     own = Player.objects.create(display_name="Own", club=club)
     guest = Player.objects.create(display_name="Guest", club=other_club)
     stranger = Player.objects.create(display_name="Stranger", club=other_club)
     Registration.objects.create(event=event, player=guest)  # plays in the organiser's event
     client = client_for(organiser)
-    for player, status in ((own, 200), (guest, 200), (stranger, 404)):
+    # Registering another club's player in one's event gives no right over them (issue 23).
+    for player, status in ((own, 200), (guest, 404), (stranger, 404)):
         assert client.get(reverse("league_manage:player_edit", args=[player.pk])).status_code == status
     response = client_for(other_organiser).post(
         reverse("league_manage:player_edit", args=[own.pk]), {"display_name": "Hacked"}
@@ -289,12 +307,12 @@ def test_withdrawing_a_player_without_games_removes_the_registration(event, play
 def test_withdrawing_a_player_who_played_keeps_the_games_and_can_be_undone(event, players, organiser):
     game = seat(event, players[:4])
     registration = Registration.objects.get(event=event, player=players[0])
-    kept = services.withdraw_registration(registration=registration, user=organiser)
+    kept = services.withdraw_registration(registration=registration, user=organiser, reason="ill")
     assert kept is not None
     registration.refresh_from_db()
     assert registration.withdrawn_at is not None and game.seats.count() == 4
     with pytest.raises(ValidationError, match="Ann is already withdrawn from Autumn League"):
-        services.withdraw_registration(registration=registration, user=organiser)
+        services.withdraw_registration(registration=registration, user=organiser, reason="ill")
     services.restore_registration(registration=registration, user=organiser)
     registration.refresh_from_db()
     assert registration.withdrawn_at is None
@@ -306,7 +324,56 @@ def test_a_substitutes_seat_counts_as_a_game_of_the_replaced_player(event, playe
     game = seat(event, [players[1], players[2], players[3], players[4]])
     Seat.objects.filter(hanchan=game, seat=3).update(on_behalf_of=players[0])
     registration = Registration.objects.get(event=event, player=players[0])
-    assert services.withdraw_registration(registration=registration, user=organiser) is not None
+    assert services.withdraw_registration(registration=registration, user=organiser, reason="ill") is not None
+
+
+def test_withdrawing_a_player_who_played_needs_a_reason_which_the_history_keeps(event, players, organiser):
+    seat(event, players[:4])
+    registration = Registration.objects.get(event=event, player=players[0])
+    for reason in ("", "   "):
+        with pytest.raises(ValidationError) as refused:
+            services.withdraw_registration(registration=registration, user=organiser, reason=reason)
+        assert "Reason: Ann has played in Autumn League" in refused.value.message_dict["reason"][0]
+        registration.refresh_from_db()
+        assert registration.withdrawn_at is None
+    services.withdraw_registration(registration=registration, user=organiser, reason=" Left for a train ")
+    entry = HistoryEntry.objects.get(event=event, action="player withdrawn")
+    assert entry.reason == "Left for a train"
+
+
+def test_one_click_on_withdraw_only_asks_for_a_confirmation(event, players, organiser):
+    """The event page's "Withdraw…" is a link: its page says what happens to this player (games kept,
+    tables still to play) and withdraws nobody until its form is sent with a reason."""
+    seat(event, players[:4])
+    client = client_for(organiser)
+    registration = Registration.objects.get(event=event, player=players[0])
+    url = reverse("league_manage:registration_withdraw", args=[event.slug, registration.pk])
+    event_page = client.get(reverse("league_manage:event", args=[event.slug])).content.decode()
+    assert f'href="{url}"' in event_page and f'action="{url}"' not in event_page
+    page = client.get(url)
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Withdraw Ann from Autumn League?" in body and 'id="withdraw-form"' in body
+    assert "Why is the player withdrawn? (required)" in body
+    refused = client.post(url, {"reason": ""})
+    assert refused.status_code == 422 and "say why" in refused.content.decode()
+    registration.refresh_from_db()
+    assert registration.withdrawn_at is None
+
+
+def test_the_confirmation_names_the_tables_still_to_play(event, players, organiser):
+    """Withdrawing does not take a player off tables already seated: the confirmation says which."""
+    game = seat(event, players[:4])
+    Hanchan.objects.filter(pk=game.pk).update(round_number=3, table_number=2)
+    registration = Registration.objects.get(event=event, player=players[0])
+    body = (
+        client_for(organiser)
+        .get(reverse("league_manage:registration_withdraw", args=[event.slug, registration.pk]))
+        .content.decode()
+    )
+    assert 'id="withdraw-seated-ahead"' in body and "round 3 table 2" in body
+    assert services.seated_without_result(registration) == [(3, 2)]
+    assert services.games_played(registration) == 0
 
 
 def test_event_page_greys_withdrawn_players_and_offers_restore(event, players, organiser):
@@ -314,7 +381,7 @@ def test_event_page_greys_withdrawn_players_and_offers_restore(event, players, o
     client = client_for(organiser)
     registration = Registration.objects.get(event=event, player=players[0])
     url = reverse("league_manage:registration_withdraw", args=[event.slug, registration.pk])
-    response = client.post(url, follow=True)
+    response = client.post(url, {"reason": "ill"}, follow=True)
     body = response.content.decode()
     assert "Ann is withdrawn: their games still count" in body
     assert 'class="muted withdrawn"' in body and ">withdrawn</span>" in body
@@ -349,7 +416,7 @@ def test_withdrawn_players_are_not_offered_for_a_new_game_but_still_count(event,
     )
     scoring_services.record_final_scores(hanchan=game, scores=[40000, 30000, 30000, 20000], user=organiser)
     services.withdraw_registration(
-        registration=Registration.objects.get(event=event, player=players[0]), user=organiser
+        registration=Registration.objects.get(event=event, player=players[0]), user=organiser, reason="ill"
     )
     client = client_for(organiser)
     form = client.get(reverse("scoring_manage:game_new", args=[event.slug])).context["form"]
@@ -406,3 +473,19 @@ def test_a_club_without_the_player_gets_a_new_one_and_names_still_must_be_unique
     with pytest.raises(ValidationError) as info:
         services.register_players_csv(event=event, text="Ann\nann\n", user=organiser)
     assert info.value.messages == ["line 2: same player as line 1 (ann)"]
+
+
+@pytest.mark.parametrize("junk", ["abc", "//evil.example/", "/no/such/page/"])
+def test_the_other_views_that_take_a_next_never_fail_on_junk(organiser, junk):
+    """Login, logout and the language switcher are Django's: they check ``next`` the same way and answer
+    a redirect (never a server error), away from other hosts."""
+    client = Client()
+    assert client.get(reverse("login"), {"next": junk}).status_code == 200
+    login = client.post(
+        reverse("login"), {"username": "olga", "password": "organiser-pass-123", "next": junk}
+    )
+    assert login.status_code == 302 and "evil.example" not in login.url
+    language = client.post(reverse("set_language"), {"language": "fr", "next": junk})
+    assert language.status_code == 302 and "evil.example" not in language.url
+    logout = client.post(reverse("logout"), {"next": junk})
+    assert logout.status_code == 302 and "evil.example" not in logout.url

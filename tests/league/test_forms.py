@@ -135,3 +135,22 @@ def test_register_players_csv_survives_junk_and_saves_all_or_nothing(organiser, 
     assert response.status_code in (200, 302)
     if response.status_code == 200:
         assert Registration.objects.filter(event=event).count() == before
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "pl"])
+def test_every_preset_is_offered_by_a_label_in_the_readers_language(language):
+    """The preset select never shows an engine key ("mahjongsoul"), and the online presets' labels are
+    words of the reader's language, not "Tenhou (online)" on every page."""
+    from django.utils import translation
+
+    from league.engine_text import PRESET_LABELS
+
+    assert set(PRESET_LABELS) == set(PRESETS)
+    with translation.override(language):
+        labels = dict(EventForm().fields["preset"].choices)
+    assert set(labels) == set(PRESETS)
+    assert all(label != name for name, label in labels.items())
+    if language != "en":
+        with translation.override("en"):
+            english = dict(EventForm().fields["preset"].choices)
+        assert labels["tenhou"] != english["tenhou"] and labels["mahjongsoul"] != english["mahjongsoul"]

@@ -187,11 +187,12 @@ def test_withdrawing_unregistering_and_restoring_are_in_the_history(event, club,
     assert gone.before == {"player": eve.pk, "registered": True}
     assert gone.after == {"player": eve.pk, "registered": False}
 
-    services.withdraw_registration(registration=registrations[ann], user=organiser)
+    services.withdraw_registration(registration=registrations[ann], user=organiser, reason="moved away")
     (withdrawn,) = entries("player withdrawn")
     assert withdrawn.before == {"player": ann.pk, "withdrawn_at": None}
     assert withdrawn.after["withdrawn_at"]  # the moment, as ISO text
     assert withdrawn.user == organiser and "withdrawn: no → yes" in withdrawn.summary
+    assert withdrawn.reason == "moved away"
 
     services.restore_registration(registration=registrations[ann], user=organiser)
     (restored,) = entries("player restored")

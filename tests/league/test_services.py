@@ -10,6 +10,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from league import services
 from league.models import Event, Player, Registration
 from scoring.engine import make_ruleset
+from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -264,10 +265,42 @@ def test_csv_duplicate_display_name_and_known_ema_number(event, organiser, club)
 
 
 def test_csv_ema_number_taken_by_a_registered_player(event, organiser):
-    register(event, organiser, "Ann", ema="04390002")
+    """The line names Annie: the refusal says the number is Ann's (not "Ann is already registered",
+    which reads as if the line were about Ann)."""
+    register(event, organiser, "Amélie Dupont", ema="04390002")
     with pytest.raises(ValidationError) as info:
         services.register_players_csv(event=event, text="Annie, , , 04390002\n", user=organiser)
-    assert info.value.messages == ["line 1: Ann is already registered in Autumn League."]
+    assert info.value.messages == [
+        "line 1: EMA number 04390002 belongs to Amélie Dupont, already registered in Autumn League."
+    ]
+
+
+def test_register_player_with_the_number_of_someone_registered_names_the_number(event, organiser):
+    register(event, organiser, "Amélie Dupont", ema="04390002")
+    with pytest.raises(ValidationError) as info:
+        register(event, organiser, "Annie", ema="04390002")
+    assert info.value.message_dict == {
+        "ema_number": ["EMA number 04390002 belongs to Amélie Dupont, already registered in Autumn League."]
+    }
+    with pytest.raises(ValidationError) as info:  # no number typed: the name is what matched
+        register(event, organiser, "amélie dupont")
+    assert info.value.messages == ["Amélie Dupont is already registered in Autumn League."]
+    assert Registration.objects.count() == 1
+
+
+def test_a_line_with_the_number_of_an_unregistered_player_says_whose_number_it_is(event, organiser, club):
+    amelie = Player.objects.create(display_name="Amélie Dupont", ema_number="04390002", club=club)
+    (registration,) = services.register_players_csv(event=event, text="Annie, , , 04390002\n", user=organiser)
+    assert registration.player == amelie
+    assert registration.notices == [
+        "EMA number 04390002 belongs to Amélie Dupont: registered under that name."
+    ]
+    # The same name (any case) with its own number: nothing to say.
+    other = make_event(club, slug="winter-league")
+    (registration,) = services.register_players_csv(
+        event=other, text="amélie DUPONT, , , 04390002\n", user=organiser
+    )
+    assert registration.player == amelie and registration.notices == []
 
 
 def test_csv_names_the_column_of_a_model_error(event, organiser):

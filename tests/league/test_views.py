@@ -29,7 +29,8 @@ MATRIX = [
     ("league_manage:event_edit", "event", "post", "object"),
     ("league_manage:player_edit", "player", "get", "object"),
     ("league_manage:player_edit", "player", "post", "object"),
-    ("league_manage:registration_withdraw", "registration", "post", "action"),
+    ("league_manage:registration_withdraw", "registration", "get", "object"),
+    ("league_manage:registration_withdraw", "registration", "post", "confirm"),
     ("league_manage:registration_restore", "registration", "post", "action"),
 ]
 
@@ -39,6 +40,8 @@ EXPECTED = {
     "object": {"anonymous": 302, "player": 404, "other_organiser": 404, "organiser": 200, "staff": 200},
     # A button's POST: done, then back to the event page.
     "action": {"anonymous": 302, "player": 404, "other_organiser": 404, "organiser": 302, "staff": 302},
+    # A confirmation's POST without its required reason: the confirmation again, with the error.
+    "confirm": {"anonymous": 302, "player": 404, "other_organiser": 404, "organiser": 422, "staff": 422},
 }
 
 
@@ -60,8 +63,8 @@ def test_the_matrix_covers_every_league_url():
 def test_permission_matrix(users, club, event, other_event, players, role, name, arg, method, kind):
     """Empty POSTs: the organiser gets the page back with the form's errors (200), nothing is saved.
 
-    The registration buttons act on a player who has played (so withdrawing keeps the registration);
-    only the organiser and staff may press them."""
+    The registration buttons act on a player who has played (so withdrawing keeps the registration
+    and needs a reason: an empty POST withdraws nobody); only the organiser and staff may press them."""
     registration = Registration.objects.get(event=event, player=players[0])
     seat_players(event, players[:4])
     objects = {"event": [event.slug], "club": [club.slug], "player": [players[0].pk]}
@@ -72,7 +75,7 @@ def test_permission_matrix(users, club, event, other_event, players, role, name,
     if response.status_code == 302 and role == "anonymous":
         assert response.url.startswith(reverse("login") + "?next=")
     assert Event.objects.count() == 2 and Registration.objects.count() == len(players)  # event + other_event
-    if role not in ("organiser", "staff"):
+    if role not in ("organiser", "staff") or name == "league_manage:registration_withdraw":
         assert Registration.objects.get(pk=registration.pk).withdrawn_at is None
         assert Player.objects.get(pk=players[0].pk).display_name == players[0].display_name
 
@@ -92,9 +95,16 @@ def test_manage_posts_need_the_csrf_token(organiser, event):
     assert not Registration.objects.exists()
 
 
-def test_register_pages_refuse_get(organiser, event):
+def test_a_get_on_a_register_action_goes_to_the_event_page(organiser, event):
+    """A restored tab on an action's address lands on the page of its form (303), never a blank 405;
+    other methods are still refused."""
     client = client_for(organiser)
-    assert client.get(reverse("league_manage:register_player", args=[event.slug])).status_code == 405
+    for name in ("league_manage:register_player", "league_manage:register_players_csv"):
+        response = client.get(reverse(name, args=[event.slug]))
+        assert response.status_code == 303
+        assert response.url == reverse("league_manage:event", args=[event.slug])
+        assert client.put(reverse(name, args=[event.slug])).status_code == 405
+    assert not Registration.objects.exists()
 
 
 # -- members-only events ---------------------------------------------------------------------------------
@@ -278,6 +288,13 @@ def test_register_one_player_shows_field_errors(organiser, event):
     response = client.post(url, {"display_name": "Bob"})
     assert "Bob is already registered" in response.content.decode()
     assert Registration.objects.count() == 1
+    # Someone else's EMA number: the refusal is on the EMA number's field and says whose it is.
+    client.post(url, {"display_name": "Amélie Dupont", "ema_number": "04390002"})
+    response = client.post(url, {"display_name": "Annie", "ema_number": "04390002"})
+    assert response.context["player_form"].errors["ema_number"] == [
+        "EMA number 04390002 belongs to Amélie Dupont, already registered in Autumn League."
+    ]
+    assert Registration.objects.count() == 2
 
 
 def test_paste_players_all_or_nothing(organiser, event):
@@ -318,10 +335,12 @@ def many_players(event, count: int) -> None:
 
 def test_event_list_queries_are_bounded(django_assert_max_num_queries, player_user):
     many_events(30)
-    with django_assert_max_num_queries(1):
+    with django_assert_max_num_queries(2):  # the whole page's key (the list's rows), then the events
+        assert Client().get(reverse("league:events")).status_code == 200
+    with django_assert_max_num_queries(1):  # another visitor: the page whole from the cache
         assert Client().get(reverse("league:events")).status_code == 200
     client = client_for(player_user)
-    with django_assert_max_num_queries(3):  # session and user, then the events
+    with django_assert_max_num_queries(4):  # session and user, whether a member's, then the events
         assert client.get(reverse("league:events")).status_code == 200
 
 
@@ -334,7 +353,8 @@ def test_public_event_page_queries_are_bounded(django_assert_max_num_queries, ev
 def test_manage_event_page_queries_are_bounded(django_assert_max_num_queries, organiser, event):
     many_players(event, 40)
     client = client_for(organiser)
-    with django_assert_max_num_queries(4):
+    # session, user, event, registrations, and the registered players the organiser may edit
+    with django_assert_max_num_queries(5):
         assert client.get(reverse("league_manage:event", args=[event.slug])).status_code == 200
 
 
@@ -347,8 +367,11 @@ def test_dashboard_and_player_page_queries_are_bounded(django_assert_max_num_que
     player = Player.objects.create(display_name="Ann", club=club)
     for event in Event.objects.all():
         Registration.objects.create(event=event, player=player)
-    # The player, their events, then the statistics and ratings (tests/scoring/test_statistics.py).
-    with django_assert_max_num_queries(8):
+    # The whole page's key (the player's version), then the player, their events, the statistics and
+    # ratings (tests/scoring/test_statistics.py); whether ratings are being rebuilt is asked once.
+    with django_assert_max_num_queries(9):
+        assert Client().get(player.get_absolute_url()).status_code == 200
+    with django_assert_max_num_queries(2):  # another visitor: the key, and the page whole from the cache
         assert Client().get(player.get_absolute_url()).status_code == 200
 
 

@@ -2,7 +2,9 @@
 
 It answers ``GET /0/log/?<log id>`` (Tenhou's mjlog download) in a thread, on a free port of 127.0.0.1:
 the logs it was given, and a few ids that misbehave on purpose — slower than any timeout, a redirect to
-another address, an answer far too large, an error status. ``requests`` records every path asked for, so
+another address, an answer far too large, an error status, and answers that trickle in one byte at a
+time (the body, chunked or not, or the headers), each byte well within the timeout but the whole never
+ending. ``requests`` records every path asked for, so
 a test can check what was (and was not) fetched.
 """
 
@@ -25,15 +27,19 @@ HUGE_ID = "2023080212gm-00e1-0000-b16b16b1"
 BROKEN_ID = "2023080212gm-00e1-0000-5e55e500"
 NOT_A_LOG_ID = "2023080212gm-00e1-0000-00000bad"
 MISSING_ID = "2023080212gm-00e1-0000-00000404"
+TRICKLE_ID = "2023080212gm-00e1-0000-7c1c7c1c"
+TRICKLE_HEADERS_ID = "2023080212gm-00e1-0000-7c1c4ead"
+TRICKLE_CHUNKED_ID = "2023080212gm-00e1-0000-7c1cc4ed"
 
 
 class FakeTenhou(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, logs: dict[str, bytes], delay: float) -> None:
+    def __init__(self, logs: dict[str, bytes], delay: float, trickle: float) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.logs = logs
         self.delay = delay
+        self.trickle = trickle
         self.requests: list[str] = []
 
     @property
@@ -66,11 +72,31 @@ class _Handler(BaseHTTPRequestHandler):
             return self._answer(200, b"<" + b" " * (9 * 1024 * 1024))
         if log_id == BROKEN_ID:
             return self._answer(500, b"oops")
+        if log_id in (TRICKLE_ID, TRICKLE_HEADERS_ID, TRICKLE_CHUNKED_ID):
+            return self._trickle(log_id)
         if log_id == NOT_A_LOG_ID:
             return self._answer(200, b"<html><body>no such log</body></html>")
         if log_id in self.server.logs:
             return self._answer(200, self.server.logs[log_id])
         return self._answer(404, b"no such log")
+
+    def _trickle(self, log_id: str) -> None:
+        """The log one byte every ``server.trickle`` seconds — after headers announcing its length, or
+        chunked one byte a chunk — or the headers themselves byte by byte, until the client leaves."""
+        if log_id == TRICKLE_HEADERS_ID:
+            head, body, chunked = b"HTTP/1.1 200 OK\r\nX-Slow: ", b"a" * len(MJLOG), False
+        elif log_id == TRICKLE_CHUNKED_ID:
+            head, body, chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", MJLOG, True
+        else:
+            head, body, chunked = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(MJLOG), MJLOG, False
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self.wfile.write(head)
+            for byte in body:
+                piece = bytes([byte])
+                self.wfile.write(b"1\r\n" + piece + b"\r\n" if chunked else piece)
+                self.wfile.flush()
+                time.sleep(self.server.trickle)
+        self.close_connection = True
 
     def _answer(self, status: int, body: bytes) -> None:
         self.send_response(status)
@@ -83,9 +109,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_tenhou(logs: dict[str, bytes] | None = None, *, delay: float = 2.0) -> Iterator[FakeTenhou]:
+def fake_tenhou(
+    logs: dict[str, bytes] | None = None, *, delay: float = 2.0, trickle: float = 0.1
+) -> Iterator[FakeTenhou]:
     """A running fake Tenhou serving ``logs`` (log id → body; the pao mjlog under :data:`MJLOG_ID`)."""
-    server = FakeTenhou({MJLOG_ID: MJLOG, **(logs or {})}, delay)
+    server = FakeTenhou({MJLOG_ID: MJLOG, **(logs or {})}, delay, trickle)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:

@@ -226,6 +226,7 @@ def _withdraw(lg: dict[str, Any]) -> None:
     league_services.withdraw_registration(
         registration=Registration.objects.get(event=lg["event"], player=lg["players"][0]),
         user=lg["organiser"],
+        reason="moved away",
     )
 
 

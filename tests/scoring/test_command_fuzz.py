@@ -5,7 +5,7 @@ runs of minutes. The whole class is fuzzed here: valid records (generated games 
 ``import_games`` reads) mutated by hypothesis — values replaced by deep nesting, integers of thousands
 of digits, numbers beyond the database columns, wrong types, control characters, lone surrogates,
 impossible dates, oversize lists — and run through both commands in process. Whatever the input, the
-contract of game-record.md holds: exit 0 with JSON on standard output, or exit 2 with nothing on
+contract of docs/game-record.md §7 holds: exit 0 with JSON on standard output, or exit 2 with nothing on
 standard output and exactly one line on standard error; and no run takes more than a few seconds.
 
 Argument errors (an unknown option, a missing ``--event``) are one line too, for every command of the

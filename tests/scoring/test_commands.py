@@ -1,6 +1,6 @@
 """import_games, export_games and seed_demo through ``call_command``, as scripts run them.
 
-The contract (game-record.md): JSON on standard output; on failure nothing on standard
+The contract (docs/game-record.md §7): JSON on standard output; on failure nothing on standard
 output, one line on standard error, exit status 2.
 """
 
@@ -548,3 +548,24 @@ def test_seed_demo_dates_its_games_when_they_were_played(db):
     assert days[0] == date(2025, 1, 10) and len(days) == 21
     assert all(day.weekday() == 4 for day in days)  # Fridays
     assert days[-1] <= league.end_date
+
+
+def test_seed_demo_plays_its_tournament_rounds_as_on_the_day(db):
+    """The demo tournament had results in rounds never opened, so its wall and clock said "Round 1 ·
+    not started". Its played rounds are opened and closed, and the room's round is the fourth."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tournaments.models import Round
+    from tournaments.projector import shown_round
+
+    code, _, _ = run("seed_demo")
+    assert code == 0
+    cup = Event.objects.get(slug="demo-open")
+    played = Round.objects.filter(event=cup).order_by("number")
+    assert [(r.number, r.status) for r in played] == [(n, Round.Status.CLOSED) for n in (1, 2, 3)]
+    assert all(r.opened_at is not None and r.closed_at is not None for r in played)
+    shown = shown_round(cup)
+    assert shown is not None and shown.number == 4
+    wall = Client().get(reverse("tournaments:wall", args=[cup.slug])).content.decode()
+    assert "Round 4" in wall and "Round 1" not in wall

@@ -2,7 +2,7 @@
 
 A downloaded file (HTTP, or ``--output FILE``) is UTF-8 behind a byte-order mark, so that Excel reads
 ``Zoé Lefèvre`` rather than ``ZoÃ© LefÃ¨vre``; standard output has no mark (scripts read it, and the
-command contract of game-record.md promises none). Numbers are plain — ``-20.0`` with an ASCII hyphen,
+command contract of docs/game-record.md §7 promises none). Numbers are plain — ``-20.0`` with an ASCII hyphen,
 ``17.5`` without ``+`` — so a spreadsheet reads them as numbers (``+17.5`` and ``−20.0`` with U+2212 are
 text to it). An EMA number keeps its leading zeros everywhere: the 8-digit string in a CSV, a text cell
 (format ``@``) in the XLSX, a string in JSON.
@@ -152,6 +152,28 @@ def test_standings_download_opens_right_in_a_spreadsheet(open_cup):
         for row in body:
             float(row[column])  # every figure parses as a number
     assert body[0][header.index("Penalties")] == "-2.5"
+
+
+def test_a_negative_average_score_is_a_number_in_the_download(club, organiser):
+    """Issue 23: a player who ended below zero averaged −5000, which the download wrote as text behind
+    the formula guard (``'-5000``); every figure column is numbers, the names stay guarded text."""
+    event = make_event(club, slug="csv-below-zero")
+    four = [Player.objects.create(display_name=name, club=club) for name in ("Ann", "Bob", "Cho", "-Dan")]
+    for player in four:
+        Registration.objects.create(event=event, player=player)
+    game = services.start_game(
+        event=event, players=four, user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(hanchan=game, scores=[65000, 31000, 29000, -5000], user=organiser)
+    download = Client().get(reverse("scoring:standings_csv", args=[event.slug])).content
+    header, *body = rows_of(download)
+    last = body[-1]
+    assert last[header.index("Player")] == "'-Dan"  # text that starts like a formula stays guarded
+    assert last[header.index("Avg score")] == "-5000"
+    assert last[header.index("Points")] == "-50.0"
+    assert not [cell for row in body for cell in row if cell.startswith("'") and cell != "'-Dan"]
+    status, out, _ = run("standings", "--event", event.slug, "--format", "csv")
+    assert status == 0 and BOM + out.encode("utf-8") == download
 
 
 def test_standings_command_prints_the_download_without_the_bom(open_cup):

@@ -305,3 +305,37 @@ def test_a_second_event_is_untouched(club, event, season, organiser):
     rules_service.change_rules(event=event, ruleset=FLAT_UMA, user=organiser, reason="vote")
     other.refresh_from_db()
     assert other.ruleset == before
+
+
+# -- Tenhou's points (issue 23): a new setting never changes a stored event by itself ---------------------
+
+TENHOU_GAME = [20100, 35800, 5200, 38900]  # Tenhou showed −20, +16, −45, +49
+
+
+def results(game: Hanchan) -> list[int]:
+    return [r.result for r in SeatResult.objects.filter(hanchan=game).order_by("seat")]
+
+
+def test_a_stored_tenhou_event_keeps_exact_points_until_its_rules_change(club, players, organiser):
+    """An event created with the tenhou preset before ``round_to_thousands`` existed stored every other
+    setting: its games keep the exact points they had (−19 900 …), and turning the setting on through the
+    rules page replays them into Tenhou's (−20 000 …). A new tenhou event rounds from the start."""
+    stored = make_ruleset("tenhou").to_dict()
+    del stored["round_to_thousands"]
+    old = make_event(club, "tenhou", slug="old-tenhou")
+    Event.objects.filter(pk=old.pk).update(ruleset=stored)  # as the database holds it, never re-saved
+    old.refresh_from_db()
+    for player in players[:4]:
+        Registration.objects.create(event=old, player=player)
+    game = paper_game(old, players[:4], TENHOU_GAME, organiser)
+    assert results(game) == [-19900, 15800, -44800, 48900]
+
+    rules_service.change_rules(
+        event=old, ruleset=make_ruleset("tenhou"), user=organiser, reason="Tenhou's own points"
+    )
+    assert results(game) == [-20000, 16000, -45000, 49000]
+
+    new = make_event(club, "tenhou", slug="new-tenhou")
+    for player in players[:4]:
+        Registration.objects.create(event=new, player=player)
+    assert results(paper_game(new, players[:4], TENHOU_GAME, organiser)) == [-20000, 16000, -45000, 49000]

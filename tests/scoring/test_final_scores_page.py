@@ -4,6 +4,7 @@ deferred script of our own (no inline script); the server's check stays the auth
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -77,13 +78,16 @@ def test_no_chombo_fields_where_a_chombo_is_paid_at_the_table(client, organiser,
     assert 'id="final-scores-total"' in text
 
 
-def test_hand_entry_page_does_not_load_the_total_script(client, organiser, event, players):
+def test_hand_entry_page_folds_the_final_scores_form_away_with_its_total_script(
+    client, organiser, event, players
+):
+    """The organiser may type a hand-by-hand game's final scores too (tests/scoring/
+    test_entry_mode_switch.py): the form waits, folded, below the hand form, with its running total."""
     client.force_login(organiser)
     game = services.start_game(event=event, players=players[:4], user=organiser)
-    assert (
-        "final-scores-total.js"
-        not in client.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
-    )
+    page = client.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    assert "final-scores-total.js" in page
+    assert '<details class="card" id="final-scores-instead">' in page  # folded until used
 
 
 # -- corrections through the page: a reason, and what changed in the game's history ------------------------
@@ -149,3 +153,36 @@ def test_chombos_posted_where_they_are_paid_at_the_table_are_an_error_not_a_cras
     assert "a chombo is paid at the table" in response.content.decode()
     game.refresh_from_db()
     assert game.status == Hanchan.Status.IN_PROGRESS
+
+
+def _public_game_page(client, event, organiser, players, scores):
+    game = services.start_game(
+        event=event, players=players[:4], user=organiser, entry_mode=Hanchan.EntryMode.FINAL_SCORES
+    )
+    services.record_final_scores(hanchan=game, scores=scores, user=organiser)
+    return client.get(reverse("scoring:game", args=[game.pk])).content.decode()
+
+
+def test_a_game_counted_in_whole_thousands_shows_what_the_rounding_moved(client, club, organiser, players):
+    """Tenhou's points (the ``tenhou`` preset rounds to whole thousands): without a rounding column the
+    page's uma, oka and penalties would not add up to the results it shows."""
+    from league.models import Registration
+    from tests.conftest import make_event
+
+    event = make_event(club, preset="tenhou", slug="online-season")
+    for player in players[:4]:
+        Registration.objects.create(event=event, player=player)
+    page = _public_game_page(client, event, organiser, players, [20100, 35800, 5200, 38900])
+    assert "Rounding" in page
+    table = page[page.index('class="final-table"') :]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', table)
+    # Per row: score, place, uma, oka, rounding, penalties (the result is in its own <strong>).
+    rounding = [cells[row * 6 + 4] for row in range(4)]
+    assert rounding == ["−100", "+200", "−200", "+100"]  # exact: −19 900, +15 800, −44 800, +48 900
+    results = re.findall(r'<td class="num result"><strong[^>]*>([^<]*)</strong>', table)
+    assert results == ["−20000", "+16000", "−45000", "+49000"]
+
+
+def test_a_game_with_exact_points_has_no_rounding_column(client, event, organiser, players):
+    page = _public_game_page(client, event, organiser, players, [20100, 35800, 25200, 38900])
+    assert "Rounding" not in page

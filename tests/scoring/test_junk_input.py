@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django import forms
@@ -22,6 +23,8 @@ from hypothesis import strategies as st
 import league.forms
 import scoring.forms
 import tournaments.forms
+import tournaments.views.team_league
+import tournaments.views.teams
 from league.models import Event, Registration
 from scoring import services
 from scoring.engine import SETTINGS, Hand, Win, make_ruleset
@@ -30,7 +33,8 @@ from scoring.models import HistoryEntry, Penalty
 pytestmark = pytest.mark.django_db
 
 SKIPPED_NAMESPACES = {"admin"}  # the admin is Django's own; its ruleset field is tested on its own
-SKIPPED_NAMES = {"logout"}  # logging out ends the session the rest of the example needs
+# Logging out ends the session the rest of the example needs (the organisers' and the players' log-out).
+SKIPPED_NAMES = {"logout", "account_logout"}
 
 
 def _patterns(resolver: URLResolver, namespace: str = "") -> list[tuple[str, URLPattern]]:
@@ -48,11 +52,13 @@ def _patterns(resolver: URLResolver, namespace: str = "") -> list[tuple[str, URL
 
 
 def _kwarg_names(pattern: URLPattern) -> list[str]:
-    return list(pattern.pattern.converters)
+    """The URL's arguments: its path converters, or the named groups of a regular expression (django-
+    allauth's addresses are ``re_path``)."""
+    return list(pattern.pattern.converters) or list(pattern.pattern.regex.groupindex)
 
 
 URLS = sorted({name: _kwarg_names(p) for name, p in _patterns(get_resolver())}.items())
-TOURNAMENT_WORDS = ("tournament", "seating", "slips", "ema")
+TOURNAMENT_WORDS = ("tournament", "seating", "slips", "ema", "stage", "final_ranking")
 
 
 def _form_fields() -> set[str]:
@@ -60,7 +66,9 @@ def _form_fields() -> set[str]:
     names: set[str] = set(SETTINGS) | {f"uma_{i}" for i in range(4)}
     names |= {f"{f}_{i}" for f in ("winner", "han", "fu", "yakuman", "score", "chombo") for i in range(4)}
     names |= {"number", "reason", "correction_reason", "confirm", "next", "username", "password"}
-    for module in (scoring.forms, league.forms, tournaments.forms):
+    names |= {f"t1-seat_{i}" for i in range(4)} | {"t1-entry_mode"}  # a match day's table 1 (team league)
+    forms_modules = (scoring.forms, league.forms, tournaments.forms)
+    for module in (*forms_modules, tournaments.views.teams, tournaments.views.team_league):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, forms.BaseForm):
                 names |= set(getattr(cls, "base_fields", {}))
@@ -127,10 +135,18 @@ def _args(name: str, kwargs: list[str], objects: dict[str, Any]) -> dict[str, An
             values[kwarg] = objects["registration"].pk
         elif kwarg == "pk" and "player" in name:
             values[kwarg] = objects["player"].pk
+        elif kwarg == "pk" and "team" in name:
+            values[kwarg] = objects["team"].pk
+        elif kwarg in ("order", "table"):  # a tournament's first stage; a match day's first table
+            values[kwarg] = 1
         elif kwarg == "pk":
             values[kwarg] = objects["game"].pk
         elif kwarg == "token":  # a table's entry link (tournaments/links.py), its round open
             values[kwarg] = objects["token"]
+        elif kwarg == "key":  # a players' account link (django-allauth: e-mail confirmation, reset)
+            values[kwarg] = "no-such-key"
+        elif kwarg == "uidb36":
+            values[kwarg] = "zz"
         elif kwarg == "batch":  # an online import the session does not hold
             values[kwarg] = "0b5e4c1e-7a8d-4f0e-9c55-2d3b1a6f8e90"
         else:  # a new kind of argument: teach this test about it
@@ -162,7 +178,16 @@ def objects(event, players, organiser):
     from tournaments.rounds import open_round
 
     open_round(event=tournament, number=1, user=organiser)  # its tables' entry links work
+    # The league as a team league: four teams of one, match day 1 drawn (its table 1 takes lineups).
+    from datetime import date
+
+    from tournaments import team_league, teams
+
+    text = "\n".join(f"T{i}; {player.display_name}" for i, player in enumerate(players[:4]))
+    teams.register_teams(event=event, text=text, user=organiser)
+    team_league.schedule_match_day(event=event, number=1, played_on=date(2025, 3, 1), slots=1, user=organiser)
     return {
+        "team": event.teams.order_by("pk").first(),
         "token": TableLink.objects.filter(hanchan__event=tournament).first().token,
         "event": event,
         "tournament": tournament,
@@ -212,8 +237,10 @@ def test_preview_with_a_strange_hand_number(number, objects, organiser):
     client = Client()
     client.force_login(organiser)
     url = reverse("scoring_manage:preview", args=[objects["game"].pk])
-    assert client.get(url, {"number": number}).status_code == 200
+    # The correction form posts its hand number in the query string, the hand form in the body.
+    assert client.post(f"{url}?{urlencode({'number': number})}", {"result": "draw"}).status_code == 200
     assert client.post(url, {"number": number, "result": "draw"}).status_code == 200
+    assert client.get(url, {"number": number}).status_code == 303  # a GET goes to the game's page
 
 
 def test_a_nul_byte_in_a_correction_reason_is_refused(objects, organiser):

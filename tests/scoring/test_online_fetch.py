@@ -8,6 +8,7 @@ followed.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -24,6 +25,9 @@ from tests.scoring.online_server import (
     MJLOG_ID,
     REDIRECT_ID,
     SLOW_ID,
+    TRICKLE_CHUNKED_ID,
+    TRICKLE_HEADERS_ID,
+    TRICKLE_ID,
     closed_port_url,
     fake_tenhou,
 )
@@ -121,6 +125,39 @@ def test_a_slow_server_times_out(settings):
         waited = time.monotonic() - started
     assert "did not answer within 0.3 seconds" in info.value.message
     assert waited < 2.5  # the timeout, not the server's delay
+
+
+@pytest.mark.parametrize("log_id", [TRICKLE_ID, TRICKLE_CHUNKED_ID, TRICKLE_HEADERS_ID])
+def test_a_server_that_trickles_is_cut_off_at_the_deadline(settings, log_id):
+    """Issue 23's probe: one byte every 0.1 s never reaches the 0.5 s timeout of a read, and the whole
+    log would take minutes. The whole answer — body (with a length, or chunked) or headers — gets twice
+    the timeout: 1 s, not the minutes the server would take nor the gunicorn worker's life."""
+    with fake_tenhou(trickle=0.1) as tenhou:
+        settings.TENBOU_TENHOU_URL = tenhou.url
+        settings.TENBOU_TENHOU_TIMEOUT = 0.5
+        started = time.monotonic()
+        with pytest.raises(OnlineError) as info:
+            fetch_tenhou_log(log_id)
+        waited = time.monotonic() - started
+    assert info.value.message == (
+        f"tenhou.net did not send log {log_id} within 1 seconds: try again later, or download the log and "
+        "upload the file."
+    )
+    assert 0.9 < waited < 1.8
+
+
+def test_the_deadline_does_not_slow_a_normal_fetch(settings):
+    """The watch on the deadline ends with the answer: a log served at once comes back at once, and the
+    same fetch repeated leaves no timer running behind it."""
+    with fake_tenhou() as tenhou:
+        settings.TENBOU_TENHOU_URL = tenhou.url
+        settings.TENBOU_TENHOU_TIMEOUT = 10
+        started = time.monotonic()
+        for _ in range(5):
+            assert fetch_tenhou_log(MJLOG_ID) == MJLOG
+        waited = time.monotonic() - started
+    assert waited < 2
+    assert not [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
 
 
 def test_an_unreachable_server_is_one_clear_error(settings):

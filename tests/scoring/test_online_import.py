@@ -3,8 +3,9 @@ name, a log imported once, every game or none, and what the preview says before 
 
 The logs are the hand-written fixtures of tests/scoring/logs/fixtures (their scores were computed by hand);
 the numbers below are read from them: the Tenhou hanchan ending by tobi gives Aoi, ばんび, Kenta, 雀士X the
-final scores −15 800, 30 600, 37 700, 47 500, i.e. results −65.8, −9.4, +17.7, +57.5 under Tenhou's uma
-(+20/+10/−10/−20, return 30 000).
+final scores −15 800, 30 600, 37 700, 47 500, i.e. results −66, −9, +18, +57 under Tenhou's uma
+(+20/+10/−10/−20, return 30 000) and Tenhou's rounding to thousands, as the log's own ``sc`` says (exact
+points would be −65.8, −9.4, +17.7, +57.5).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def test_players_are_found_by_online_name_and_the_game_keeps_its_log(online, tob
     assert hanchan.played_on == date(2023, 6, 15)  # the day the log id says
     assert hanchan.hands.count() == len(TOBI.hands)
     results = dict(SeatResult.objects.filter(hanchan=hanchan).values_list("player__display_name", "result"))
-    assert results == {"Aoi Tanaka": -65800, "Bambi": -9400, "Kenta": 17700, "X": 57500}
+    assert results == {"Aoi Tanaka": -66000, "Bambi": -9000, "Kenta": 18000, "X": 57000}
     entry = HistoryEntry.objects.get(hanchan=hanchan, action="game imported")
     assert TOBI_ID in entry.summary and entry.user == organiser
     # What each hand was made of comes along: the first win's yaku and dora, as the log says them.
@@ -98,7 +99,7 @@ def test_the_preview_writes_nothing_and_says_who_everyone_is(online, tobi_player
     # The standings change: everyone from no game to one, ranked by the imported results.
     change = {row.name: row for row in preview.standings}
     assert change["X"].rank_after == 1 and change["Aoi Tanaka"].rank_after == 4
-    assert change["Kenta"].points_after == 17700 and change["Kenta"].games_after == 1
+    assert change["Kenta"].points_after == 18000 and change["Kenta"].games_after == 1
     assert all(row.games_before == 0 and row.rank_before is None for row in preview.standings)
 
 
@@ -116,7 +117,7 @@ def test_the_standings_change_adds_to_the_games_already_played(online, tobi_play
     change = {row.name: row for row in preview.standings}
     kenta = change["Kenta"]  # sat West in the west game: 33 000, first, +43.0
     assert (kenta.games_before, kenta.games_after) == (1, 2)
-    assert (kenta.points_before, kenta.points_after) == (17700, 17700 + 43000)
+    assert (kenta.points_before, kenta.points_after) == (18000, 18000 + 43000)
     assert (kenta.rank_before, kenta.rank_after) == (2, 1)
     # The preview's "after" is what the standings say once imported.
     import_online_games(event=online, records=[("west.json", WEST)], choices=picks)

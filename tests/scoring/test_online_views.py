@@ -17,10 +17,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from background.worker import run_ready
 from league.models import Hanchan, Player, Registration
+from scoring.models import ImportJob
 from scoring.views import online as online_views
 from tests.conftest import make_event
-from tests.scoring.online_server import MJLOG_ID, closed_port_url, fake_tenhou
+from tests.scoring.online_server import MISSING_ID, MJLOG_ID, closed_port_url, fake_tenhou
 
 pytestmark = pytest.mark.django_db
 
@@ -217,30 +219,33 @@ def test_someone_elses_import_is_a_404(online, known, other_organiser):
     for name, method in [
         ("online_import", "get"),
         ("online_import_batch", "get"),
-        ("online_import_fetch", "post"),
+        ("online_import_progress", "get"),
         ("online_import_confirm", "post"),
     ]:
         args = [] if name == "online_import" else ["0b5e4c1e-7a8d-4f0e-9c55-2d3b1a6f8e90"]
         assert getattr(client, method)(url(name, online, *args)).status_code == 404
 
 
-def test_links_are_fetched_one_by_one_with_progress(client, tonpuu, settings):
+def test_links_are_fetched_by_the_worker_while_the_page_shows_progress(client, tonpuu, settings):
     with fake_tenhou() as tenhou:
         settings.TENBOU_TENHOU_URL = tenhou.url
         link = f"https://tenhou.net/0/?log={MJLOG_ID}&tw=1"
         batch = start(client, tonpuu, urls=link)
-        assert tenhou.requests == []  # queued, not fetched yet
+        assert tenhou.requests == []  # queued for the worker: the request fetched nothing
+        job = ImportJob.objects.get()
+        assert (job.status, job.done, job.total) == ("queued", 0, 1)
         page = client.get(batch)
         assert page.status_code == 200
         html = page.content.decode()
-        assert "0 of 1 logs fetched" in html and 'hx-trigger="load"' in html
-        fetch = batch + "fetch/"
-        # A step the page did not show (a double tap, another tab) fetches nothing.
-        assert client.post(fetch, {"position": "5"}, HTTP_HX_REQUEST="true").status_code == 200
+        assert "0 of 1 logs fetched" in html and 'hx-trigger="every 1s"' in html
+        progress = batch + "progress/"
+        polled = client.get(progress, HTTP_HX_REQUEST="true")  # the page polls: still waiting
+        assert polled.status_code == 200 and "0 of 1 logs fetched" in polled.content.decode()
         assert tenhou.requests == []
-        done = client.post(fetch, {"position": "0"}, HTTP_HX_REQUEST="true")
-        assert done["HX-Redirect"] == batch
+        run_ready()  # the worker
         assert tenhou.requests == [f"/0/log/?{MJLOG_ID}"]
+        assert client.get(progress, HTTP_HX_REQUEST="true")["HX-Redirect"] == batch
+        assert not ImportJob.objects.exists()  # read into the organiser's import, then gone
     html = client.get(batch).content.decode()
     assert f"log {MJLOG_ID}" in html and "Bob" in html
     assert set(pick_fields(html)) == {"あおい", "Bob", "Cho Li", "Dan"}
@@ -249,11 +254,45 @@ def test_links_are_fetched_one_by_one_with_progress(client, tonpuu, settings):
 def test_an_unreachable_tenhou_is_reported_in_the_preview(client, tonpuu, settings):
     settings.TENBOU_TENHOU_URL = closed_port_url()
     batch = start(client, tonpuu, urls=f"https://tenhou.net/0/?log={MJLOG_ID}")
-    response = client.post(batch + "fetch/", {"position": "0"})  # without htmx: back to the page
+    run_ready()
+    response = client.get(batch + "progress/")  # without htmx: back to the page
     assert response.status_code == 302 and response["Location"] == batch
     html = client.get(batch).content.decode()
     assert "tenhou.net could not be reached" in html
     assert "online-import-submit" not in html
+
+
+def test_files_over_the_inline_size_are_read_by_the_worker(client, online, known, monkeypatch):
+    from scoring import import_jobs
+
+    monkeypatch.setattr(import_jobs, "INLINE_BYTES", len(TOBI) - 1)
+    batch = start(client, online, files=[upload("tobi.json", TOBI)])
+    job = ImportJob.objects.get()
+    assert job.total == 1 and job.sources[0]["label"] == "tobi.json" and job.games == []
+    assert "0 of 1 logs fetched" in client.get(batch).content.decode()
+    run_ready()
+    assert ImportJob.objects.get().games[0][0] == "tobi.json"
+    html = client.get(batch).content.decode()
+    assert set(pick_fields(html)) == {"Kenta", "雀士X"} and "online-import-submit" in html
+
+
+def test_a_job_goes_on_from_its_last_committed_log(client, tonpuu, settings):
+    """A worker killed after the first of two links leaves the job at 1 of 2 with that log's games: the
+    next worker fetches only the second."""
+    with fake_tenhou() as tenhou:
+        settings.TENBOU_TENHOU_URL = tenhou.url
+        batch = start(
+            client,
+            tonpuu,
+            urls=f"https://tenhou.net/0/?log={MJLOG_ID}\nhttps://tenhou.net/0/?log={MISSING_ID}",
+        )
+        ImportJob.objects.update(status="running", done=1, errors=["first log: read before the crash"])
+        run_ready()
+        assert tenhou.requests == [f"/0/log/?{MISSING_ID}"]
+    job = ImportJob.objects.get()
+    assert (job.status, job.done) == ("done", 2) and job.errors[0] == "first log: read before the crash"
+    assert f"tenhou.net has no log {MISSING_ID}" in job.errors[1]
+    assert "first log: read before the crash" in client.get(batch).content.decode()
 
 
 def test_confirming_through_htmx_redirects_the_whole_page(client, online, known):

@@ -9,6 +9,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api import urls_manage as api_urls_manage
+from api.keys import create_key
 from league.models import Hanchan
 from scoring import services, urls_manage, urls_public
 from scoring.engine import Hand, Win
@@ -55,13 +57,14 @@ MATRIX = [
     ("scoring_manage:reopen", "game", "post", 302),
     ("scoring_manage:final_scores", "game", "post", 422),
     ("scoring_manage:played_on", "game", "post", 302),  # no date given: back to the game, with the error
+    ("scoring_manage:entry_mode", "game", "post", 302),  # no mode chosen: likewise
     ("scoring_manage:event_rules", "event", "get", 200),
     ("scoring_manage:event_rules", "event", "post", 422),
     ("scoring_manage:online_import", "event", "get", 200),
     ("scoring_manage:online_import", "event", "post", 422),  # nothing to import: the form says so
     # An import the session does not hold: back to the form, with a message (nothing to show or write).
     ("scoring_manage:online_import_batch", "online_batch", "get", 302),
-    ("scoring_manage:online_import_fetch", "online_batch", "post", 302),
+    ("scoring_manage:online_import_progress", "online_batch", "get", 302),
     ("scoring_manage:online_import_confirm", "online_batch", "post", 302),
     ("tournaments_manage:ema", "tournament", "get", 200),
     ("tournaments_manage:ema_download", "ema_csv", "get", 200),
@@ -97,16 +100,109 @@ MATRIX = [
     ("tournaments:table_scores", "token", "post", 422),
     ("tournaments:table_referee", "token", "post", 302),
     ("tournaments:table_confirm", "token", "post", 422),
+    # Teams (public: standings, CSV, a team, the wall's slide; organisers: the teams and one team), and
+    # a team league's match days.
+    ("tournaments:team_standings", "tournament", "get", 200),
+    ("tournaments:team_standings_csv", "tournament", "get", 200),
+    ("tournaments:team", "team", "get", 200),
+    ("tournaments:wall_teams", "tournament", "get", 200),
+    ("tournaments_manage:teams", "tournament", "get", 200),
+    ("tournaments_manage:teams_paste", "tournament", "post", 422),
+    ("tournaments_manage:team_create", "tournament", "post", 422),
+    ("tournaments_manage:team_settings", "tournament", "post", 422),
+    ("tournaments_manage:team", "team", "get", 200),
+    ("tournaments_manage:team_rename", "team", "post", 422),
+    ("tournaments_manage:team_member_add", "team", "post", 422),
+    ("tournaments_manage:team_member_remove", "team", "post", 302),
+    ("tournaments_manage:team_captain", "team", "post", 302),
+    ("tournaments_manage:team_delete", "team", "post", 302),
+    ("tournaments_manage:match_days", "team_league", "get", 200),
+    ("tournaments_manage:match_days", "team_league", "post", 422),
+    ("tournaments_manage:match_day", "match_day", "get", 200),
+    ("tournaments_manage:match_game_start", "match_table", "post", 422),
+    # Stages, cuts and finals (public: a stage's standings, its CSV, the final ranking, the wall's stage
+    # slide; organisers: the stages, adding one, the cut preview and close, seating a stage).
+    ("tournaments:stage_standings", "stage", "get", 200),
+    ("tournaments:stage_standings_csv", "stage", "get", 200),
+    ("tournaments:final_ranking", "tournament", "get", 200),
+    ("tournaments:wall_stage", "stage", "get", 200),
+    ("tournaments_manage:stages", "tournament", "get", 200),
+    ("tournaments_manage:stage_add", "tournament", "post", 422),
+    ("tournaments_manage:stage_close", "stage", "get", 200),
+    ("tournaments_manage:stage_close", "stage", "post", 200),  # not accepted: the preview again
+    ("tournaments_manage:stage_seat", "stage", "post", 302),
+    # A league's season play-off: the same pages on a league (its season is stage 1; seating the season
+    # is refused with a message, back to the play-off page).
+    ("tournaments:stage_standings", "league_stage", "get", 200),
+    ("tournaments:stage_standings_csv", "league_stage", "get", 200),
+    ("tournaments:final_ranking", "league", "get", 200),
+    ("tournaments_manage:stages", "league", "get", 200),
+    ("tournaments_manage:stage_add", "league", "post", 422),
+    ("tournaments_manage:stage_close", "league_stage", "get", 200),
+    ("tournaments_manage:stage_close", "league_stage", "post", 200),
+    ("tournaments_manage:stage_seat", "league_stage", "post", 302),
+    ("tournaments_manage:stage_hide", "stage", "post", 302),
+    ("tournaments_manage:stage_release", "stage", "post", 302),
+    # An event's API keys (the api app): the page, a key made without a name or scope, a revocation.
+    ("api_manage:keys", "event", "get", 200),
+    ("api_manage:keys", "event", "post", 422),
+    ("api_manage:key_revoke", "api_key", "post", 302),
+    ("api_manage:webhooks", "event", "get", 200),
+    ("api_manage:webhooks", "event", "post", 422),
+    ("api_manage:webhook_revoke", "webhook", "post", 302),
+    # Registration (issue 26): the public form and a sign-up's personal page (its token is the key), the
+    # unsubscribe link of the e-mails; the organisers' list, its decisions and export, check-in.
+    ("registration:register", "open_event", "get", 200),
+    ("registration:register", "open_event", "post", 422),
+    ("registration:signup", "signup_token", "get", 200),
+    ("registration:withdraw", "signup_token", "post", 302),
+    ("registration:check_in", "signup_token", "post", 302),
+    ("notifications:unsubscribe", "unsubscribe_token", "get", 200),
+    ("notifications:service_worker", "none", "get", 200),
+    ("registration:preferences", "signup_token", "post", 302),
+    ("registration:push", "signup_token", "post", 422),  # no VAPID keys in the tests: push is off
+    ("registration_manage:registration", "reg_event", "get", 200),
+    ("registration_manage:registration", "reg_event", "post", 422),
+    ("registration_manage:csv", "reg_event", "get", 200),
+    ("registration_manage:add_players", "reg_event", "post", 302),
+    ("registration_manage:approve", "reg_signup", "post", 302),
+    ("registration_manage:reject", "reg_signup", "post", 302),
+    ("registration_manage:wait", "reg_signup", "post", 302),
+    ("registration_manage:check_in", "checkin_event", "get", 200),
+    ("registration_manage:tap", "checkin_signup", "post", 302),
+    ("registration_manage:seat", "checkin_event", "post", 302),
 ]
+# The arguments of registration's URLs, made only for them (a sign-up of the tournament, registration open).
+REGISTRATION_ARGS = (
+    "open_event",
+    "signup_token",
+    "unsubscribe_token",
+    "reg_event",
+    "reg_signup",
+    "checkin_event",
+    "checkin_signup",
+)
 # A table's pages answer the same whoever asks: the token in the URL is the key, never the login (the
 # token pages' own matrix, tests/tournaments/test_table_pages.py, covers other games, rounds and links).
-TOKEN_PAGES = {name for name, arg, *_ in MATRIX if arg in ("token", "none")}
+TOKEN_PAGES = {
+    name
+    for name, arg, *_ in MATRIX
+    if arg in ("token", "none", "signup_token", "unsubscribe_token", "open_event")
+}
 # Public pages of the tournaments app: anyone who may see the event reads them (as scoring's public pages).
 PUBLIC_TOURNAMENT_PAGES = {
+    "tournaments:team_standings",
+    "tournaments:team_standings_csv",
+    "tournaments:team",
+    "tournaments:wall_teams",
     "tournaments:wall",
     "tournaments:wall_seating",
     "tournaments:wall_standings",
     "tournaments:clock",
+    "tournaments:stage_standings",
+    "tournaments:stage_standings_csv",
+    "tournaments:final_ranking",
+    "tournaments:wall_stage",
 }
 
 
@@ -132,6 +228,26 @@ def tournament(club, players, organiser):
     return event
 
 
+def _team(event, organiser) -> int:
+    """A team of the tournament, with one member."""
+    from tournaments import teams
+
+    name = event.registrations.first().player.display_name
+    teams.register_teams(event=event, text=f"Red; {name}", user=organiser)
+    return event.teams.get().pk
+
+
+def _team_league(event, players, organiser) -> None:
+    """The league ``event`` as a team league: four teams, match day 1 drawn."""
+    from datetime import date
+
+    from tournaments import team_league, teams
+
+    text = "\n".join(f"T{i}; {p.display_name}" for i, p in enumerate(players[:4]))
+    teams.register_teams(event=event, text=text, user=organiser)
+    team_league.schedule_match_day(event=event, number=1, played_on=date(2025, 3, 1), slots=1, user=organiser)
+
+
 def _table_token(event, organiser) -> str:
     """The entry token of round 1's table 1, with the round open (and the rate limits fresh)."""
     from django.core.cache import cache
@@ -149,11 +265,59 @@ def penalty(event, players, organiser):
     return services.add_penalty(event=event, player=players[0], points=-1000, reason="late", user=organiser)
 
 
+def _api_key(event, organiser) -> int:
+    return create_key(event=event, name="bot", scopes=["read_private"], user=organiser).key.pk
+
+
+def _webhook(event, organiser) -> int:
+    from api.models import Webhook
+
+    return Webhook.objects.create(event=event, url="https://hooks.example.org/", kinds=["round.started"]).pk
+def _registration_args(tournament, organiser, arg: str) -> list:
+    """A sign-up of ``tournament`` (its registration open, one place taken), and the arguments of ``arg``."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from notifications.outbox import unsubscribe_token
+    from registration import services as registration
+
+    now = timezone.now()
+    registration.save_opening(
+        event=tournament,
+        user=organiser,
+        opens_at=now - timedelta(days=1),
+        closes_at=now + timedelta(days=1),
+        capacity=8,
+        waiting_list=True,
+        approval=False,
+        asks={"email": "required"},
+    )
+    signup = registration.sign_up(event=tournament, name="Rin", email="rin@example.org")
+    return {
+        "open_event": [tournament.slug],
+        "signup_token": [signup.token],
+        "unsubscribe_token": [unsubscribe_token(signup.email)],
+        "reg_event": [tournament.slug],
+        "reg_signup": [tournament.slug, signup.pk],
+        "checkin_event": [tournament.slug],
+        "checkin_signup": [tournament.slug, signup.pk],
+    }[arg]
+
+
 def test_the_matrix_covers_every_scoring_and_tournament_url():
+    from notifications import urls as notification_urls
+    from registration import urls_manage as registration_urls_manage
+    from registration import urls_public as registration_urls_public
+
     names = {f"scoring:{p.name}" for p in urls_public.urlpatterns}
+    names |= {f"registration:{p.name}" for p in registration_urls_public.urlpatterns}
+    names |= {f"registration_manage:{p.name}" for p in registration_urls_manage.urlpatterns}
+    names |= {f"notifications:{p.name}" for p in notification_urls.urlpatterns}
     names |= {f"scoring_manage:{p.name}" for p in urls_manage.urlpatterns}
     names |= {f"tournaments:{p.name}" for p in tournament_urls_public.urlpatterns}
     names |= {f"tournaments_manage:{p.name}" for p in tournament_urls_manage.urlpatterns}
+    names |= {f"api_manage:{p.name}" for p in api_urls_manage.urlpatterns}
     assert names == {name for name, *_ in MATRIX}
 
 
@@ -162,7 +326,11 @@ def test_the_matrix_covers_every_scoring_and_tournament_url():
 def test_permission_matrix(
     users, event, players, game, penalty, tournament, role, name, arg, method, allowed
 ):
+    registration_args = (
+        _registration_args(tournament, users["organiser"], arg) if arg in REGISTRATION_ARGS else []
+    )
     args = {
+        **dict.fromkeys(REGISTRATION_ARGS, registration_args),
         "tournament": [tournament.slug],
         "round": [tournament.slug, 1],
         "ema_csv": [tournament.slug, "csv"],
@@ -177,7 +345,18 @@ def test_permission_matrix(
         "round_game": [tournament.slug, 1, tournament.hanchans.get(round_number=1, table_number=1).pk],
         "token": [_table_token(tournament, users["organiser"])] if arg == "token" else [],
         "none": [],
+        "team": [tournament.slug, _team(tournament, users["organiser"])] if arg == "team" else [],
+        "team_league": [event.slug],
+        "match_day": [event.slug, 1],
+        "match_table": [event.slug, 1, 1],
+        "stage": [tournament.slug, 1],
+        "league": [event.slug],
+        "league_stage": [event.slug, 1],
+        "api_key": [event.slug, _api_key(event, users["organiser"])] if arg == "api_key" else [],
+        "webhook": [event.slug, _webhook(event, users["organiser"])] if arg == "webhook" else [],
     }[arg]
+    if arg in ("team_league", "match_day", "match_table"):
+        _team_league(event, players, users["organiser"])
     if arg == "player_chart":  # something to draw: the player's places need a finished game
         services.finish_game(hanchan=game, user=users["organiser"], reason="time limit")
     client = Client()
@@ -198,6 +377,83 @@ def test_permission_matrix(
     if role != "organiser" and role != "staff":
         after = (HandRow.objects.count(), Hanchan.objects.get(pk=game.pk).version, Penalty.objects.count())
         assert after == before
+
+
+# The actions only a form may trigger: a POST in the matrix, no GET of their own.
+POST_ONLY = sorted(
+    {(name, arg) for name, arg, method, _ in MATRIX if method == "post"}
+    - {(name, arg) for name, arg, method, _ in MATRIX if method == "get"}
+)
+
+
+@pytest.mark.parametrize(("name", "arg"), POST_ONLY)
+def test_a_get_on_an_action_goes_to_its_page_never_a_blank_405(
+    users, event, players, game, penalty, tournament, name, arg
+):
+    """A restored tab (or a reload) opens an action's address with a GET: the browser is sent to the
+    page the action belongs to (303), which answers 200, and nothing changes; other methods get 405."""
+    organiser = users["organiser"]
+    registration_args = _registration_args(tournament, organiser, arg) if arg in REGISTRATION_ARGS else []
+    args = {
+        **dict.fromkeys(REGISTRATION_ARGS, registration_args),
+        "tournament": [tournament.slug],
+        "round": [tournament.slug, 1],
+        "game": [game.pk],
+        "penalty": [event.slug, penalty.pk],
+        "online_batch": [event.slug, "0b5e4c1e-7a8d-4f0e-9c55-2d3b1a6f8e90"],
+        "round_game": [tournament.slug, 1, tournament.hanchans.get(round_number=1, table_number=1).pk],
+        "token": [_table_token(tournament, organiser)] if arg == "token" else [],
+        "team": [tournament.slug, _team(tournament, organiser)] if arg == "team" else [],
+        "match_table": [event.slug, 1, 1],
+        "stage": [tournament.slug, 1],
+        "league": [event.slug],
+        "league_stage": [event.slug, 1],
+        "api_key": [event.slug, _api_key(event, organiser)] if arg == "api_key" else [],
+        "webhook": [event.slug, _webhook(event, organiser)] if arg == "webhook" else [],
+    }[arg]
+    if arg == "match_table":
+        _team_league(event, players, organiser)
+    page = {
+        "tournament": ("tournaments_manage:tournament", [tournament.slug]),
+        "round": ("tournaments_manage:round", [tournament.slug, 1]),
+        "round_game": ("tournaments_manage:round", [tournament.slug, 1]),
+        "game": ("scoring_manage:game", [game.pk]),
+        "penalty": ("scoring_manage:penalties", [event.slug]),
+        "online_batch": ("scoring_manage:online_import_batch", args),
+        "token": ("tournaments:table", args),
+        "team": ("tournaments_manage:team", args),
+        "match_table": ("tournaments_manage:match_day", args[:2]),
+        "stage": ("tournaments_manage:stages", [tournament.slug]),
+        "league": ("tournaments_manage:stages", [event.slug]),
+        "league_stage": ("tournaments_manage:stages", [event.slug]),
+        "api_key": ("api_manage:keys", [event.slug]),
+        "webhook": ("api_manage:webhooks", [event.slug]),
+        "signup_token": ("registration:signup", args),
+        "reg_event": ("registration_manage:registration", args),
+        "reg_signup": ("registration_manage:registration", args[:1]),
+        "checkin_event": ("registration_manage:check_in", args),
+        "checkin_signup": ("registration_manage:check_in", args[:1]),
+    }[arg]
+    if name.startswith("tournaments_manage:team") and arg == "tournament":
+        page = ("tournaments_manage:teams", [tournament.slug])
+    if name.startswith("tournaments_manage:stage") and arg == "tournament":
+        page = ("tournaments_manage:stages", [tournament.slug])
+    client = Client()
+    if arg != "token":
+        client.force_login(organiser)
+    before = (HistoryEntry.objects.count(), Hanchan.objects.get(pk=game.pk).version, Penalty.objects.count())
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 303
+    assert response["Location"] == reverse(page[0], args=page[1])
+    assert client.head(reverse(name, args=args)).status_code == 303
+    assert client.put(reverse(name, args=args)).status_code == 405
+    landed = client.get(response["Location"], follow=True)
+    assert landed.status_code == 200
+    assert (
+        HistoryEntry.objects.count(),
+        Hanchan.objects.get(pk=game.pk).version,
+        Penalty.objects.count(),
+    ) == before
 
 
 def test_members_only_game_needs_a_login(event, game, player_user):

@@ -3,7 +3,7 @@
 Two events of Riichi Lyon: the public Autumn League and the members-only Members Cup. Mia (EMA number
 04390002, France) plays only in the Members Cup; Ann plays in both. The Members Cup game is played first
 (Ann 1st, Mia 4th), then the public game (Ann 4th). Visitors: anonymous, a logged-in user who organises
-nothing, and the club's organiser. Members-only events are visible once logged in
+nothing, and the club's organiser. Members-only events are visible to members (a linked account)
 (``league.permissions.visible_events``, the rule the event pages use).
 """
 
@@ -16,9 +16,9 @@ from django.urls import reverse
 
 from league.models import Event, Player, Registration
 from scoring import services
-from scoring.models import RatingChange
-from scoring.ratings import rating_history, rebuild_all_ratings
-from scoring.statistics import _rated_again, lifetime_ratings
+from scoring.models import RatingChange, SeatResult
+from scoring.ratings import rating_history, rebuild_all_ratings, replay_ratings
+from scoring.statistics import lifetime_ratings
 from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -48,10 +48,12 @@ def world(club, event, players, organiser):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def visitor(db):  # type: ignore[no-untyped-def]
-    """Logged in, organises nothing."""
+def visitor(club):  # type: ignore[no-untyped-def]
+    """Logged in, organises nothing: a member, whose account the club linked to their player record."""
+    user = get_user_model().objects.create_user("pat", password="player-pass-123")
+    Player.objects.create(display_name="Pat", club=club, user=user)
     client = Client()
-    client.force_login(get_user_model().objects.create_user("pat", password="player-pass-123"))
+    client.force_login(user)
     return client
 
 
@@ -124,7 +126,7 @@ def test_rating_again_gives_the_stored_numbers_when_nothing_is_hidden(world):
     everything = Event.objects.all()
     stored = rating_history(world["ann"], event=None, visible_events=everything)
     assert lifetime_ratings(world["ann"], everything) == stored
-    again = _rated_again(world["ann"], everything, through=stored[TENHOU][-1].hanchan_id)
+    _, again = replay_ratings(SeatResult.objects.all(), player_id=world["ann"].pk)
     for system in (TENHOU, OPENSKILL):
         assert [(p.hanchan_id, p.games) for p in again[system]] == [
             (p.hanchan_id, p.games) for p in stored[system]

@@ -1,8 +1,9 @@
 """Tenhou R and OpenSkill: the formulas by hand, the stored history per event and lifetime, and its
 rebuild after a game is corrected, voided, reopened or finished.
 
-The services schedule the rebuild for after their transaction commits, so the database tests run in
-real transactions (``transaction=True``): what they see is what a visitor sees after the request.
+The services mark the games to rebuild in their transaction and a background worker rebuilds them once
+it commits, so the database tests run in real transactions (``transaction=True``) and call
+:func:`worker` where the site's worker would run: what they see is what a visitor sees once it has.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from django.test import Client
 from django.urls import reverse
 from openskill.models import PlackettLuce
 
+from background.models import Pending
+from background.worker import run_ready
 from league.models import Event, Player, Registration
 from scoring import ratings, services
 from scoring.engine import Hand, Win
@@ -82,9 +85,16 @@ def test_openskill_ranks_by_place_with_ties_as_equal_ranks():
 db = pytest.mark.django_db(transaction=True)
 
 
-def final_game(event: Event, table: list[Player], scores: list[int], user):  # type: ignore[no-untyped-def]
+def worker() -> None:
+    """What the background worker does after a change commits: every queued task (scoring/tasks.py)."""
+    run_ready()
+
+
+def final_game(event: Event, table: list[Player], scores: list[int], user, *, rebuilt: bool = True):  # type: ignore[no-untyped-def]
     game = services.start_game(event=event, players=table, user=user, entry_mode="final_scores")
     services.record_final_scores(hanchan=game, scores=scores, user=user)
+    if rebuilt:
+        worker()
     return game
 
 
@@ -163,6 +173,7 @@ def test_a_correction_rewrites_the_later_history(event, players, organiser):
     services.record_final_scores(
         hanchan=first, scores=[20000, 32000, 28000, 40000], user=organiser, reason="swapped slips"
     )
+    worker()
     # Ann now 1470 after one game, 4th against Bob 1510, Cho 1490, Eve 1500: 0.998 × (−30 + 30 / 40).
     assert history(ann, event=event) == [(first.pk, 1500, 1470), (second.pk, 1470, pytest.approx(1440.8085))]
     assert history(dan, event=event) == [(first.pk, 1500, 1530)]
@@ -174,10 +185,12 @@ def test_a_hand_correction_in_a_finished_game_rewrites_the_history(event, player
     game = services.start_game(event=event, players=players[:4], user=organiser)
     services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser)
     services.finish_game(hanchan=game, user=organiser, reason="time limit")
+    worker()
     assert history(players[0], event=event) == [(game.pk, 1500, 1530)]
     services.correct_hand(
         hanchan=game, number=1, hand=Hand.ron(0, Win(2, 3, 40)), user=organiser, reason="wrong winner"
     )
+    worker()
     assert history(players[0], event=event) == [(game.pk, 1500, 1470)]
     assert history(players[2], event=event) == [(game.pk, 1500, 1530)]
 
@@ -188,6 +201,7 @@ def test_a_void_and_a_reopen_take_the_game_out_of_the_history(event, players, or
     first = final_game(event, [ann, bob, cho, dan], [40000, 32000, 28000, 20000], organiser)
     second = final_game(event, [ann, bob, cho, eve], [20000, 28000, 32000, 40000], organiser)
     services.void_game(hanchan=first, user=organiser, reason="wrong event")
+    worker()
     assert not RatingChange.objects.filter(hanchan=first).exists()
     assert history(ann, event=event) == [(second.pk, 1500, 1470)]  # a new player again
     assert history(ann) == [(second.pk, 1500, 1470)]  # lifetime too
@@ -195,8 +209,10 @@ def test_a_void_and_a_reopen_take_the_game_out_of_the_history(event, players, or
     assert_same_as_a_full_rebuild()
 
     services.reopen_game(hanchan=first, user=organiser, reason="it was right")
+    worker()
     assert not RatingChange.objects.filter(hanchan=first).exists()
     services.record_final_scores(hanchan=first, scores=[40000, 32000, 28000, 20000], user=organiser)
+    worker()
     # Finished again now, so it comes after the second game.
     assert [h for h, *_ in history(ann, event=event)] == [second.pk, first.pk]
     assert_same_as_a_full_rebuild()
@@ -215,6 +231,7 @@ def test_lifetime_runs_across_events_and_each_event_keeps_its_own(event, players
     assert history(ann) == [(autumn_game.pk, 1500, 1530), (spring_game.pk, 1530, pytest.approx(1558.942))]
 
     services.void_game(hanchan=autumn_game, user=organiser, reason="not rated")
+    worker()
     assert history(ann) == [(spring_game.pk, 1500, 1530)]
     assert history(ann, event=spring) == [(spring_game.pk, 1500, 1530)]
     assert_same_as_a_full_rebuild()
@@ -224,22 +241,30 @@ def test_lifetime_runs_across_events_and_each_event_keeps_its_own(event, players
 def test_one_rebuild_per_transaction_from_the_earliest_game(event, players, organiser):
     with transaction.atomic():
         games = [
-            final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser),
-            final_game(event, players[1:5], [40000, 32000, 28000, 20000], organiser),
+            final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser, rebuilt=False),
+            final_game(event, players[1:5], [40000, 32000, 28000, 20000], organiser, rebuilt=False),
         ]
-        pending = [f for _, f, _ in connection.run_on_commit if hasattr(f, "pending_games")]
-        assert len(pending) == 1 and pending[0].pending_games == {g.pk for g in games}
-        assert not RatingChange.objects.exists()  # nothing before the commit
+        wakes = [f for _, f, _ in connection.run_on_commit if getattr(f, "wakes_kind", None) == "ratings"]
+        assert len(wakes) == 1  # one wake-up for the transaction
+        assert set(Pending.objects.filter(kind="ratings").values_list("key", flat=True)) == {
+            str(g.pk) for g in games
+        }
+    assert not RatingChange.objects.exists()  # committed: the worker has not run yet
+    assert ratings.ratings_pending(event) and ratings.ratings_pending()
+    worker()
     assert RatingChange.objects.filter(event=event).count() == 16
+    assert not Pending.objects.exists() and not ratings.ratings_pending()
     assert_same_as_a_full_rebuild()
 
 
 @db
 def test_a_rolled_back_change_schedules_nothing(event, players, organiser):
     with pytest.raises(RuntimeError), transaction.atomic():
-        final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser)
+        final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser, rebuilt=False)
         raise RuntimeError("undo")
-    assert not connection.run_on_commit and not RatingChange.objects.exists()
+    assert not connection.run_on_commit and not Pending.objects.exists()
+    worker()
+    assert not RatingChange.objects.exists()
     final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser)
     assert RatingChange.objects.count() == 16
 
@@ -320,3 +345,48 @@ def test_the_rebuild_command_rates_everything_again(event, players, organiser):
     call_command("rebuild_ratings", stdout=out)
     assert snapshot() == expected
     assert "1 game" in out.getvalue() and "16 rows" in out.getvalue()
+
+
+@db
+def test_pages_say_ratings_are_updating_until_the_worker_has_rebuilt_them(event, players, organiser):
+    """While a correction waits for the worker, the ratings page and every player page say "updating…"
+    — even the page of a player whose results version the correction did not move (Fay played only an
+    earlier game), cached before it — and once the worker is done none does, whether or not the rebuild
+    moved that player's version: the ratings state is part of the cache key and of the ETag."""
+    ann, bob, cho, dan, _eve, fay = players
+    final_game(event, [fay, bob, cho, dan], [40000, 32000, 28000, 20000], organiser)
+    game = final_game(event, [ann, bob, cho, dan], [40000, 32000, 28000, 20000], organiser)
+    client = Client()
+    fay_url, ratings_url = (
+        reverse("scoring:player", args=[fay.pk]),
+        reverse("scoring:ratings", args=[event.slug]),
+    )
+    fay_version = Player.objects.get(pk=fay.pk).results_version
+    first = client.get(fay_url)
+    assert "ratings-updating" not in first.content.decode()
+
+    services.record_final_scores(
+        hanchan=game, scores=[20000, 32000, 28000, 40000], user=organiser, reason="x"
+    )
+    assert Player.objects.get(pk=fay.pk).results_version == fay_version  # her page's version did not move
+    during = client.get(fay_url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert during.status_code == 200 and "Ratings updating…" in during.content.decode()
+    assert "Ratings updating…" in client.get(ratings_url).content.decode()
+
+    worker()
+    assert Player.objects.get(pk=fay.pk).results_version == fay_version  # the rebuild did not move it either
+    after = client.get(fay_url, HTTP_IF_NONE_MATCH=during["ETag"])
+    assert after.status_code == 200 and "ratings-updating" not in after.content.decode()
+    assert "ratings-updating" not in client.get(ratings_url).content.decode()
+    assert client.get(fay_url, HTTP_IF_NONE_MATCH=after["ETag"]).status_code == 304
+
+
+@db
+def test_the_rebuild_command_takes_the_marks_it_supersedes(event, players, organiser):
+    """``rebuild_ratings`` rates every game: the games marked for the worker before it are done with it,
+    so the worker does not rate the whole history a second time (a bulk load marks every game)."""
+    final_game(event, players[:4], [40000, 32000, 28000, 20000], organiser, rebuilt=False)
+    assert Pending.objects.filter(kind="ratings").count() == 1 and not RatingChange.objects.exists()
+    call_command("rebuild_ratings", stdout=io.StringIO())
+    assert not Pending.objects.exists() and not ratings.ratings_pending()
+    assert RatingChange.objects.count() == 16

@@ -6,7 +6,7 @@ invalid record exits 2 with nothing on standard output and exactly one line on s
 hand (1-based) and the rule. Every rejection rule of the document has its own test; the rejection
 subprocesses are started together to keep the file fast. The same cases also go through
 ``call_command`` to show the in-process path gives the same line and status. The worked examples are
-the contract's published ones, kept in ``tests/scoring/fixtures/examples``.
+the contract's (docs/game-record.md §9), kept in ``tests/scoring/fixtures/examples``.
 """
 
 from __future__ import annotations
@@ -314,6 +314,46 @@ REJECTIONS: dict[str, Rejection] = {
         rec("ema2016", OK) | {"penalties": [{"seat": 1, "points": -100, "reason": "slow\nplay"}]},
         None,
         r"^penalty 1: reason holds the character U\+000A",
+    ),
+    # The fields export_games adds are checked by the record reader too, for every caller (issue 23):
+    # replay refuses a record whose finished_at is not a moment of the calendar, as the import does.
+    "finished-at-30-february": Rejection(
+        rec("ema2016", OK) | {"finished_at": "2025-02-30T10:00:00"},
+        None,
+        r"^finished_at: must be an ISO 8601 date and time that exists, not '2025-02-30T10:00:00'$",
+    ),
+    "finished-at-hour-25": Rejection(
+        rec("ema2016", OK) | {"finished_at": "2025-03-01T25:00:00+01:00"},
+        None,
+        r"^finished_at: must be an ISO 8601 date and time that exists",
+    ),
+    "finished-at-not-text": Rejection(
+        rec("ema2016", OK) | {"finished_at": 20250301}, None, r"^finished_at: .* not 20250301$"
+    ),
+    "played-on-30-february": Rejection(
+        rec("ema2016", OK) | {"played_on": "2025-02-30"},
+        None,
+        r"^played_on: must be an ISO 8601 date \(YYYY-MM-DD\) that exists",
+    ),
+    "final-sticks-out-of-range": Rejection(
+        rec("ema2016") | {"final_scores": [40000, 30000, 30000, 20000], "final_sticks": 32768},
+        None,
+        r"^final_sticks: must be a whole number from 0 to 999, not 32768$",
+    ),
+    "final-scores-not-four-numbers": Rejection(
+        rec("ema2016") | {"final_scores": [40000, 30000, "30000", 20000]},
+        None,
+        r"^final_scores: must be a list of four whole numbers in seat order$",
+    ),
+    "on-behalf-of-a-nul": Rejection(
+        rec("ema2016", OK) | {"on_behalf_of": [None, "E\x00ve", None, None]},
+        None,
+        r"^on_behalf_of: the name of seat 1 holds the character U\+0000",
+    ),
+    "penalty-of-an-unknown-kind": Rejection(
+        rec("ema2016", OK) | {"penalties": [{"seat": 0, "points": -100, "reason": "x", "kind": "yellow"}]},
+        None,
+        r"^penalty 1: kind must be chombo or other, not 'yellow'$",
     ),
     "more-than-500-hands": Rejection(
         rec("ema2016", *[{"result": "draw", "tenpai": [0, 1, 2, 3]}] * 501),

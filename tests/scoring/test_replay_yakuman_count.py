@@ -1,4 +1,4 @@
-"""``manage.py replay`` values a yakuman count by the ruleset instead of rejecting it (game-record.md):
+"""``manage.py replay`` values a yakuman count by the ruleset, never rejects it (docs/game-record.md §3):
 a double yakuman under ema2016 (no stacking) is paid as one yakuman and exits 0; under tenhou it is two."""
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ from tests.conftest import make_event
 
 pytestmark = pytest.mark.django_db
 
+KEY = "form-key-0001"  # the random key of one rendered entry form (scoring.forms.EntryKeyField)
+
 
 @pytest.fixture
 def game(event, players, organiser):
@@ -68,12 +70,16 @@ def test_stale_version_is_refused_and_nothing_saved(game, organiser):
 def test_resubmitted_hand_is_already_saved_not_a_conflict(game, organiser):
     """A double tap posts the same hand at the same version twice: the second finds it saved."""
     hand = Hand.ron(2, Win(0, 3, 40), riichi=(2, 0))
-    first = services.record_hand(hanchan=game, hand=hand, user=organiser, expected_version=0)
+    first = services.record_hand(hanchan=game, hand=hand, user=organiser, expected_version=0, entry_key=KEY)
     assert first.already_saved is False
     stale = Hanchan.objects.get(pk=game.pk)
     stale.version = 0  # the second request loaded the game before the first one saved
     again = services.record_hand(
-        hanchan=stale, hand=Hand.ron(2, Win(0, 3, 40), riichi=(0, 2)), user=organiser, expected_version=0
+        hanchan=stale,
+        hand=Hand.ron(2, Win(0, 3, 40), riichi=(0, 2)),
+        user=organiser,
+        expected_version=0,
+        entry_key=KEY,
     )
     assert again.already_saved is True and again.pk == first.pk
     assert stale.version == 1
@@ -89,25 +95,63 @@ def test_resubmitted_hand_is_already_saved_not_a_conflict(game, organiser):
 def test_resubmitted_last_hand_of_a_game_is_already_saved(game, organiser):
     """The hand that ended the game finished it too (one version step): resent, it is still saved once."""
     for version in range(8):
-        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version)
+        key = f"form-key-{version:04d}"
+        services.record_hand(
+            hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version, entry_key=key
+        )
     game.refresh_from_db()
     assert game.status == Hanchan.Status.FINISHED and game.version == 8
-    again = services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7)
+    again = services.record_hand(
+        hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7, entry_key="form-key-0007"
+    )
     assert again.already_saved is True and again.number == 8
     assert HandRow.objects.filter(hanchan=game).count() == 8
 
 
 def test_resubmission_is_recognised_whatever_language_the_first_was_saved_in(game, organiser):
-    """The history's summaries are words in the writer's language; the resubmission check reads data, so a
-    hand saved from a French page and resent from a Polish one is still the same hand."""
+    """The resubmission check reads the form's key, not words: a hand saved from a French page and resent
+    from a Polish one is still the same hand."""
     from django.utils import translation
 
     with translation.override("fr"):
         for version in range(8):  # the 8th exhaustive draw ends the game and finishes it
-            services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version)
+            key = f"form-key-{version:04d}"
+            services.record_hand(
+                hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=version, entry_key=key
+            )
     with translation.override("pl"):
-        again = services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7)
+        again = services.record_hand(
+            hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=7, entry_key="form-key-0007"
+        )
     assert again.already_saved is True and again.number == 8
+
+
+def test_the_forms_key_is_what_recognises_a_resent_hand(game, organiser):
+    """The same hand at the same version from another form (another key, or none) is a conflict: two
+    phones that saw the same page are told the game changed. The same form sent again is "already saved",
+    however late it arrives and whatever was entered since."""
+    services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0, entry_key=KEY)
+    for other_form in ("form-key-0002", ""):
+        with pytest.raises(services.GameChanged):
+            services.record_hand(
+                hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0, entry_key=other_form
+            )
+    services.record_hand(hanchan=game, hand=Hand.ron(2, Win(0, 3, 40)), user=organiser, expected_version=1)
+    late = services.record_hand(
+        hanchan=game, hand=Hand.draw(()), user=organiser, expected_version=0, entry_key=KEY
+    )
+    assert late.already_saved and late.number == 1
+    assert HandRow.objects.filter(hanchan=game).count() == 2
+    # The key is the form's, not the hand's: a resent form is known by it even if what it holds differs
+    # (a browser that restored other boxes), and a hand is never saved twice for one form.
+    again = services.record_hand(
+        hanchan=game, hand=Hand.tsumo(Win(1, 2, 30)), user=organiser, expected_version=0, entry_key=KEY
+    )
+    assert again.already_saved and again.pk == late.pk
+    with pytest.raises(ValidationError) as info:
+        services.record_hand(hanchan=game, hand=Hand.draw(()), user=organiser, entry_key="x" * 41)
+    assert "entry_key" in info.value.message_dict
+    assert HandRow.objects.filter(hanchan=game).count() == 2
 
 
 def test_same_hand_after_a_finish_by_hand_is_a_conflict(game, organiser):

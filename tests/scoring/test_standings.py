@@ -1,4 +1,4 @@
-"""Standings (rules.md §8) on a real database, with expectations worked out by hand.
+"""Standings (docs/rules.md §8.1) on a real database, with expectations worked out by hand.
 
 EMA 2016 throughout: start = return = 30 000 (no oka), uma +15/+5/−5/−15 (in points ×1000), ties split —
 tied players share the average of the uma of the places they occupy and both count as the better place —
@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 import warnings
 from datetime import UTC, date, datetime
 from html.parser import HTMLParser
@@ -564,6 +565,24 @@ def test_filters_on_the_page(dated):
     assert csv_response.status_code == 400 and b"date-from" in csv_response.content
 
 
+def test_the_filters_fold_under_the_heading_until_used(dated):
+    """The standings table comes first (a phone's first screen): the filters are folded, and open when
+    the page shows filtered standings or refused filters; the download follows the tables."""
+    client = Client()
+
+    def filter_box(query: str = "") -> str:
+        html = client.get(dated.get_absolute_url() + query).content.decode()
+        assert html.index('id="standings-filter-box"') < html.index('id="standings-live"')
+        if "Download CSV" in html:
+            assert html.index('id="standings-live"') < html.index('id="standings-csv"')
+        return re.search(r'<details class="standings-filter-box" id="standings-filter-box"[^>]*>', html)[0]
+
+    assert " open" not in filter_box()
+    assert " open" not in filter_box("?sort=name&page=1")  # sorting and paging are no filters
+    assert " open" in filter_box("?date_to=2025-01-31")
+    assert " open" in filter_box("?min_games=-1")  # refused: open, showing why
+
+
 @pytest.fixture
 def members_event(club) -> Event:
     event = make_event(club, slug="members-cup")
@@ -644,3 +663,26 @@ def test_query_count_does_not_grow_with_players_or_games(club, organiser, django
     # Every seat result is in the standings: the points are the sum of the results plus the event penalty.
     total = sum(SeatResult.objects.filter(event=large).values_list("result", flat=True))
     assert sum(r.points for r in rows) == total - 5000
+
+
+@pytest.mark.parametrize(
+    ("language", "written"), [("fr", "41\u00a0000"), ("pl", "41\u00a0000"), ("en", "41000")]
+)
+def test_standings_write_points_as_the_game_pages_do(event, eight, organiser, language, written):
+    """The average score in the standings and on the player page is grouped as the scoreboards and the
+    game pages group points in the page's language (41 000 in French and Polish, 41000 in English); the
+    CSV keeps the plain number."""
+    p = eight
+    game = paper_game(
+        event, [p["Ann"], p["Bob"], p["Cho"], p["Dan"]], [41000, 33000, 26000, 20000], organiser
+    )
+    client = Client(headers={"accept-language": language})
+    ranked = page_tables(client.get(event.get_absolute_url()).content.decode())[0]
+    column = ranked["header"].index({"fr": "Score moy.", "pl": "Śr. wynik", "en": "Avg score"}[language])
+    assert [row[column] for row in ranked["rows"] if row[1] == "Ann"] == [written]
+    assert written in client.get(reverse("scoring:game", args=[game.pk])).content.decode()
+    player_page = client.get(reverse("scoring:player", args=[p["Ann"].pk])).content.decode()
+    assert f"<dd>{written}</dd>" in player_page  # the average score
+    assert f'<td class="num">{written}</td>' in player_page  # the game's score in the list of games
+    download = csv_rows(client.get(reverse("scoring:standings_csv", args=[event.slug])).content)
+    assert download[1][download[0].index("Avg score")] == "41000"

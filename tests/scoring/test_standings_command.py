@@ -1,7 +1,7 @@
 """``manage.py standings`` through ``call_command``, as scripts run it: the page's standings as CSV
 (the download's text, plain numbers, without the download's byte-order mark) or JSON (objects keyed by
 the CSV header, the page's cell text); on failure nothing on standard output, one line on standard
-error, exit status 2 (game-record.md)."""
+error, exit status 2 (docs/game-record.md §7)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -91,7 +92,9 @@ def test_stale_version_answers_409_with_current_state(client_in, game):
 
 def test_resubmitted_hand_is_already_saved(client_in, game):
     """A double tap on "Save hand" posts the form twice: one hand, and the second tap says so."""
-    data = {"result": "ron", "winner": 0, "loser": 2, "han": 3, "fu": 40, "version": 0}
+    page = client_in.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    key = re.search(r'name="entry_key" value="([\w-]+)"', page).group(1)  # the form's own key
+    data = {"result": "ron", "winner": 0, "loser": 2, "han": 3, "fu": 40, "version": 0, "entry_key": key}
     first = post_hand(client_in, game, **data)
     assert first.status_code == 302
     assert [str(m) for m in get_messages(first.wsgi_request)] == ["Hand 1 saved."]
@@ -266,8 +269,11 @@ def test_finish_early_then_results(client_in, game):
 def test_someone_elses_game_is_404(client, game, db):
     stranger = get_user_model().objects.create_user("stranger", password="x-pass-12345")
     client.force_login(stranger)
-    for name in ("game", "undo", "finish", "preview"):
-        assert client.get(reverse(f"scoring_manage:{name}", args=[game.pk])).status_code in (404, 405)
+    for name in ("game", "undo"):
+        assert client.get(reverse(f"scoring_manage:{name}", args=[game.pk])).status_code == 404
+    for name in ("finish", "preview"):  # a GET on an action goes to the game's page, which is not theirs
+        response = client.get(reverse(f"scoring_manage:{name}", args=[game.pk]), follow=True)
+        assert response.redirect_chain[0][1] == 303 and response.status_code == 404
     assert (
         client.post(reverse("scoring_manage:hand_add", args=[game.pk]), {"result": "draw"}).status_code == 404
     )

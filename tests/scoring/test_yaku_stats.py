@@ -5,6 +5,8 @@ are. Query counts do not grow with the games."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -12,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Event
-from scoring import services
+from scoring import services, yaku_picker
 from scoring.engine import Hand, ScoredYaku, Win
 from scoring.statistics import hand_stats, player_statistics
 from scoring.yaku_stats import event_yaku
@@ -214,3 +216,26 @@ def test_query_counts_do_not_grow_with_the_games(
         Client().get(yaku_page)
     with django_assert_max_num_queries(10):
         Client().get(player_page)
+
+
+def _yaku_cells(page: str) -> dict[str, str]:
+    """The yaku table's name cells as text, by their romaji (the first word, in bold)."""
+    table = page.split('id="yaku-table"')[1].split("</table>")[0]
+    cells = {}
+    for cell in re.findall(r'<td class="name">(.*?)</td>', table, flags=re.S):
+        romaji = re.search(r"<strong>(.*?)</strong>", cell)
+        assert romaji is not None, cell
+        cells[romaji.group(1)] = " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+    return cells
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "pl"])
+def test_a_yaku_whose_meaning_is_its_name_is_written_once(league, event, players, language):
+    """Riichi means "Riichi": the yaku tables wrote "Riichi Riichi"; a yaku with a meaning of its own keeps
+    it beside the romaji."""
+    client = Client(headers={"accept-language": language})
+    for url in (reverse("scoring:yaku", args=[event.slug]), reverse("scoring:player", args=[players[0].pk])):
+        cells = _yaku_cells(client.get(url).content.decode())
+        assert cells["Riichi"] == "Riichi", url
+        assert cells["Pinfu"].startswith("Pinfu ") and len(cells["Pinfu"]) > len("Pinfu "), url
+    assert yaku_picker.meaning("riichi") == "" and yaku_picker.meaning("pinfu")

@@ -234,6 +234,7 @@ def test_a_resubmitted_hand_with_yaku_is_recognised_as_already_saved(client_in, 
         "open_hand": "on",
         "fu": "30",
         "version": Hanchan.objects.get(pk=game.pk).version,
+        "entry_key": "form-key-0001",  # one rendered form, sent twice
     }
     url = reverse("scoring_manage:hand_add", args=[game.pk])
     assert client_in.post(url, data).status_code == 302

@@ -121,6 +121,54 @@ def test_length_can_change_before_and_during_the_round(seated, organiser, now):
     assert Round.objects.get(event=seated, number=1).minutes == 45
 
 
+def test_a_new_length_keeps_the_time_added_and_says_so_or_drops_it_when_asked(
+    seated, organiser, client_in, now
+):
+    """ "+5 min" then a new length used to keep the 5 minutes silently: the page, the message and the
+    history now say they stay, and "drop the time added" makes the new length the whole time."""
+    clock.start_clock(event=seated, number=1, user=organiser)
+    clock.adjust_clock(event=seated, number=1, seconds=5 * 60, user=organiser)
+    page = reverse("tournaments_manage:tournament", args=[seated.slug])
+    html = client_in.get(page).content.decode()
+    assert "Length: 60 min, +5 min added: 1:05:00 in all." in html
+    assert "Drop the +5 min added (the new length is the whole time)" in html
+    url = reverse("tournaments_manage:clock_length", args=[seated.slug])
+    said = client_in.post(url, {"round_number": 1, "minutes": 90}, follow=True).content.decode()
+    assert "Round 1 lasts 90 minutes. Time added to the length: +5 min (1:35:00 in all)." in said
+    assert left(seated) == 95 * 60
+    kept = HistoryEntry.objects.filter(event=seated, action="clock length").latest("pk")
+    assert kept.summary == "Round 1: length 60 → 90 min. The +5 min added stay."
+
+    said = client_in.post(url, {"round_number": 1, "minutes": 90, "clear_added": "on"}, follow=True)
+    assert "Round 1 lasts 90 minutes." in said.content.decode() and "Time added" not in said.content.decode()
+    assert left(seated) == 90 * 60
+    row = Round.objects.get(event=seated, number=1)
+    assert row.minutes == 90 and row.added_seconds == 0
+    dropped = HistoryEntry.objects.filter(event=seated, action="clock length").latest("pk")
+    assert dropped.summary == "Round 1: length 90 → 90 min. The +5 min added are dropped."
+    assert "Length: 90 min." in client_in.get(page).content.decode()
+
+
+def test_the_round_page_starts_pauses_and_adds_time(seated, client_in, now):
+    """The guide says the clock starts from the round's page: it does, and comes back to it."""
+    page = reverse("tournaments_manage:round", args=[seated.slug, 1])
+    html = client_in.get(page).content.decode()
+    assert 'id="round-clock-start"' in html and "Open the round and start the clock" in html
+    data = {"round_number": 1, "next": "round"}
+    response = client_in.post(reverse("tournaments_manage:clock_start", args=[seated.slug]), data)
+    assert response.status_code == 302 and response["Location"] == page
+    row = Round.objects.get(event=seated, number=1)
+    assert row.status == Round.Status.OPEN and row.running
+    html = client_in.get(page).content.decode()
+    assert 'id="round-clock-pause"' in html and 'id="round-clock-start"' not in html
+    client_in.post(reverse("tournaments_manage:clock_adjust", args=[seated.slug]), {**data, "minutes": 5})
+    now.advance(60)
+    assert left(seated) == 64 * 60
+    response = client_in.post(reverse("tournaments_manage:clock_pause", args=[seated.slug]), data)
+    assert response["Location"] == page and not Round.objects.get(event=seated, number=1).running
+    assert "Resume the clock" in client_in.get(page).content.decode()
+
+
 def test_a_closed_round_or_a_round_without_tables_is_refused(seated, organiser, now):
     open_round(event=seated, number=1, user=organiser)
     close_round(event=seated, number=1, user=organiser)
@@ -282,8 +330,11 @@ def test_someone_elses_tournament_is_a_404_and_nothing_changes(seated, other_org
     assert Client().post(reverse("tournaments_manage:clock_start", args=[seated.slug])).status_code == 302
 
 
-def test_the_clock_actions_answer_get_with_405(seated, client_in):
-    assert client_in.get(reverse("tournaments_manage:clock_start", args=[seated.slug])).status_code == 405
+def test_the_clock_actions_send_a_get_to_the_tournament_page(seated, client_in):
+    response = client_in.get(reverse("tournaments_manage:clock_start", args=[seated.slug]))
+    assert response.status_code == 303
+    assert response["Location"] == reverse("tournaments_manage:tournament", args=[seated.slug])
+    assert not Round.objects.filter(event=seated).exists()
 
 
 # -- the partial ---------------------------------------------------------------------------------------
@@ -331,3 +382,23 @@ def test_machine_figures_stay_plain_in_every_language(seated, organiser, now, se
         client = Client(headers={"accept-language": language})
         html = client.get(reverse("tournaments:wall", args=[seated.slug])).content.decode()
         assert 'data-remaining="10800"' in html and 'data-rotate-seconds="15"' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", {1: "Round 1 lasts 1 minute.", 2: "Round 1 lasts 2 minutes.", 5: "Round 1 lasts 5 minutes."}),
+        ("pl", {1: "trwa 1 minutę.", 2: "trwa 2 minuty.", 5: "trwa 5 minut.", 22: "trwa 22 minuty."}),
+        ("fr", {1: "dure 1 minute.", 2: "dure 2 minutes."}),
+    ],
+)
+def test_a_rounds_length_is_said_with_the_languages_plural(seated, organiser, now, language, said):
+    """ "1 minutes", Polish "1 minut": a count next to a word takes the language's form for that number
+    (Polish has three for whole numbers: 1 minutę, 2 minuty, 5 minut)."""
+    client = Client(headers={"accept-language": language})
+    client.force_login(organiser)
+    url = reverse("tournaments_manage:clock_length", args=[seated.slug])
+    for minutes, words in said.items():
+        response = client.post(url, {"round_number": 1, "minutes": minutes}, follow=True)
+        shown = [str(m) for m in response.context["messages"]]
+        assert any(words in m for m in shown), (minutes, shown)

@@ -1,4 +1,4 @@
-"""The EMA results report (rules.md §9): the grid as CSV (byte for byte) and XLSX (cell by cell), the
+"""The EMA results report (docs/rules.md §9.2): the grid as CSV (byte for byte) and XLSX (cell by cell), the
 MERS preview, the reconciliation panel, ``manage.py export_ema`` and who may see the page.
 
 The fixture tournament is built the way an organiser builds one, through the services: 16 players and a

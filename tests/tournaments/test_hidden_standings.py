@@ -4,7 +4,7 @@ With ``standings_hidden_after_round = N`` and no release, every public reader of
 event page and its live fragment, the CSV download, the wall screen — shows the standings after round N
 with a note, and the latest games stop at round N; the organiser's pages and ``manage.py standings``
 show everything; one action releases them. The public standings page polls its fragment while a round
-is open, and only then.
+is open, and slowly while rounds are hidden (so an open page learns of the release), and only then.
 """
 
 from __future__ import annotations
@@ -150,6 +150,27 @@ def test_one_action_releases_them(played, organiser):
     assert "Released on" in get(reverse("tournaments_manage:tournament", args=[played.slug]), client)
 
 
+def test_an_open_page_learns_of_the_release(played, organiser):
+    """A phone left on the standings after the last round shows "the rest will be revealed": its page
+    keeps asking, slowly, while rounds are hidden (an unchanged answer is a 304), and the first answer
+    after the release is the whole standings, without the note and without polling any more."""
+    page = reverse("scoring:event", args=[played.slug])
+    fragment = reverse("scoring:standings_live", args=[played.slug])
+    html = get(page)
+    polling = f'hx-get="{re.escape(fragment)}" hx-trigger="every 60s" hx-swap="outerHTML"'
+    assert NOTE in html and re.search(rf'<div id="standings-live" {polling}>', html)
+    phone = Client()
+    etag = phone.get(fragment)["ETag"]
+    assert phone.get(fragment, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    reveal.release_standings(event=played, user=organiser)
+    answer = phone.get(fragment, HTTP_IF_NONE_MATCH=etag)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert NOTE not in html and table_rows(html) == expected(played)
+    assert html.startswith('<div id="standings-live">') and "hx-trigger" not in html
+
+
 def test_setting_a_new_hidden_round_hides_again(played, organiser):
     from league.services import update_event
 
@@ -158,6 +179,51 @@ def test_setting_a_new_hidden_round_hides_again(played, organiser):
     update_event(event=played, user=organiser, data={"standings_hidden_after_round": 2})
     played.refresh_from_db()
     assert played.standings_released_at is None and hidden_after_round(played) == 2
+
+
+def test_after_the_release_the_event_form_hides_again_only_when_asked_and_says_so(played, organiser):
+    """Saving the same hidden round after the release used to say "saved" and change nothing. The form
+    now says the standings are released, "saved" comes with "they stay released", and ticking "Hide the
+    standings again" takes the release back (in the history)."""
+    from tests.league.test_views import event_post
+
+    reveal.release_standings(event=played, user=organiser)
+    client = Client()
+    client.force_login(organiser)
+    url = reverse("league_manage:event_edit", args=[played.slug])
+    page = get(url, client)
+    assert "the public sees every round. A new round here hides the rounds after it again" in page
+    assert 'name="hide_standings_again"' in page
+    post = event_post(name=played.name, standings_hidden_after_round="1", round_minutes="90")
+    saved = client.post(url, post, follow=True).content.decode()
+    assert "The standings stay released: the public sees every round." in saved
+    played.refresh_from_db()
+    assert played.standings_released_at is not None and hidden_after_round(played) is None
+
+    saved = client.post(url, {**post, "hide_standings_again": "on"}, follow=True).content.decode()
+    assert "stay released" not in saved
+    played.refresh_from_db()
+    assert played.standings_released_at is None and hidden_after_round(played) == 1
+    assert NOTE in get(reverse("scoring:event", args=[played.slug]))
+    entry = HistoryEntry.objects.filter(event=played, action="event edited").latest("pk")
+    assert "standings released at" in entry.summary and entry.after["standings_released_at"] is None
+    assert 'name="hide_standings_again"' not in get(url, client)  # nothing released to take back
+
+
+def test_hiding_again_needs_a_round(played, organiser):
+    from django.core.exceptions import ValidationError
+
+    from league.services import update_event
+
+    reveal.release_standings(event=played, user=organiser)
+    with pytest.raises(ValidationError, match="give the round the public standings stop at"):
+        update_event(
+            event=played,
+            user=organiser,
+            data={"standings_hidden_after_round": None, "hide_standings_again": True},
+        )
+    played.refresh_from_db()
+    assert played.standings_released_at is not None and played.standings_hidden_after_round == 1
 
 
 def test_the_event_form_edits_the_setting_and_the_round_length(played, organiser):

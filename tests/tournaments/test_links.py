@@ -10,6 +10,8 @@ import itertools
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +27,7 @@ from tournaments.services import seat_tournament
 pytestmark = pytest.mark.django_db
 
 IP = "203.0.113.7"
+KEY = "form-key-0001"  # the random key of one rendered entry form (scoring.forms.EntryKeyField)
 
 
 # -- fixtures shared with test_table_pages.py and test_rounds.py ------------------------------------------
@@ -238,8 +241,8 @@ def test_a_double_submit_saves_one_hand_and_a_stale_page_is_a_conflict(opened):
     game = table_of(opened)
     link = link_of(game)
     version = game.version
-    links.enter_hand(link=link, hand=ONE_HAND, ip=IP, expected_version=version)
-    again = links.enter_hand(link=link, hand=ONE_HAND, ip=IP, expected_version=version)
+    links.enter_hand(link=link, hand=ONE_HAND, ip=IP, expected_version=version, entry_key=KEY)
+    again = links.enter_hand(link=link, hand=ONE_HAND, ip=IP, expected_version=version, entry_key=KEY)
     assert again.already_saved and game.hands.count() == 1
     other = Hand.ron(1, Win(3, 2, 30))
     with pytest.raises(services.GameChanged):
@@ -278,9 +281,61 @@ def test_the_same_last_hand_sent_twice_is_answered_as_saved_after_the_hand_in(op
         links.enter_hand(link=link, hand=hand, ip=IP)
     game.refresh_from_db()
     version = game.version
-    links.enter_hand(link=link, hand=last, ip=IP, expected_version=version)
-    again = links.enter_hand(link=link, hand=last, ip=IP, expected_version=version)
+    links.enter_hand(link=link, hand=last, ip=IP, expected_version=version, entry_key=KEY)
+    again = links.enter_hand(link=link, hand=last, ip=IP, expected_version=version, entry_key=KEY)
     assert again.already_saved and game.hands.count() == 8
+
+
+def _result_writes(queries: CaptureQueriesContext) -> list[str]:
+    """The statements that wrote (inserted, updated or deleted) cached seat results."""
+    table = SeatResult._meta.db_table
+    return [
+        q["sql"] for q in queries if table in q["sql"] and not q["sql"].lstrip().upper().startswith("SELECT")
+    ]
+
+
+@pytest.mark.parametrize("how", [Event.Confirmation.ORGANISER, Event.Confirmation.PLAYERS])
+def test_under_confirmation_the_last_hand_hands_the_game_in_without_finishing_it(
+    opened, how, django_capture_on_commit_callbacks
+):
+    """The game waits in progress: it is never finished and reopened in the same transaction, which wrote
+    four results only to delete them, queued a ratings rebuild for nothing and left "game finished" and
+    "game reopened" entries nobody made."""
+    _confirming(opened, how)
+    game = table_of(opened)
+    link = link_of(game)
+    *firsts, last = full_game()
+    for hand in firsts:
+        links.enter_hand(link=link, hand=hand, ip=IP)
+    seen = HistoryEntry.objects.filter(hanchan=game).count()
+    version = Hanchan.objects.get(pk=game.pk).version
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks() as callbacks:
+        links.enter_hand(link=link, hand=last, ip=IP, entry_key=KEY)
+    added = HistoryEntry.objects.filter(hanchan=game).order_by("pk")[seen:]
+    assert [e.action for e in added] == ["hand recorded", links.ACTION_HANDED_IN]
+    assert _result_writes(queries) == [] and callbacks == []  # no results, no ratings rebuild
+    game.refresh_from_db()
+    assert (game.status, game.version) == (Hanchan.Status.IN_PROGRESS, version + 2)  # the hand, the hand-in
+    links.confirm_game(hanchan=game, user=None)
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.FINISHED and SeatResult.objects.filter(hanchan=game).count() == 4
+    assert HistoryEntry.objects.filter(hanchan=game, action="game reopened").count() == 0
+
+
+def test_under_confirmation_final_scores_are_held_without_finishing_the_game(
+    club, organiser, django_capture_on_commit_callbacks
+):
+    event = make_tournament(club, organiser, table_entry_mode="final", confirmation="organiser")
+    rounds.open_round(event=event, number=1, user=organiser)
+    game = table_of(event)
+    seen = HistoryEntry.objects.filter(hanchan=game).count()
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks() as callbacks:
+        links.enter_final_scores(link=link_of(game), scores=[45000, 35000, 25000, 15000], sticks=0, ip=IP)
+    added = HistoryEntry.objects.filter(hanchan=game).order_by("pk")[seen:]
+    assert [e.action for e in added] == ["final scores entered", links.ACTION_HANDED_IN]
+    assert _result_writes(queries) == [] and callbacks == []
+    game.refresh_from_db()
+    assert game.status == Hanchan.Status.IN_PROGRESS and game.finished_at is None
 
 
 def test_an_early_end_needs_a_reason_and_hands_the_game_in(opened):
@@ -346,8 +401,14 @@ def test_final_scores_through_a_link_under_organiser_confirmation(club, organise
     link = link_of(game)
     with pytest.raises(ValidationError):  # the sum is checked by scoring's service
         links.enter_final_scores(link=link, scores=[45000, 35000, 25000, 14000], sticks=0, ip=IP)
+    version = game.version
     assert links.enter_final_scores(
-        link=link, scores=[45000, 35000, 25000, 15000], sticks=0, ip=IP, expected_version=game.version
+        link=link,
+        scores=[45000, 35000, 25000, 15000],
+        sticks=0,
+        ip=IP,
+        expected_version=version,
+        entry_key=KEY,
     )
     game.refresh_from_db()
     assert game.status == Hanchan.Status.IN_PROGRESS and game.submitted_at is not None
@@ -357,9 +418,14 @@ def test_final_scores_through_a_link_under_organiser_confirmation(club, organise
         25000,
         15000,
     ]
-    # the same scores sent twice are already saved; other scores are refused
+    # the same form sent twice is already saved; other scores are refused
     assert not links.enter_final_scores(
-        link=link, scores=[45000, 35000, 25000, 15000], sticks=0, ip=IP, expected_version=game.version - 3
+        link=link,
+        scores=[45000, 35000, 25000, 15000],
+        sticks=0,
+        ip=IP,
+        expected_version=version,
+        entry_key=KEY,
     )
     with pytest.raises(ValidationError):
         links.enter_final_scores(link=link, scores=[15000, 25000, 35000, 45000], sticks=0, ip=IP)

@@ -37,16 +37,26 @@ def fresh_link(link: TableLink) -> TableLink:
 
 
 def test_the_same_hand_from_two_phones_is_saved_once(opened):
+    """One form sent twice at once (a double tap: one key) is saved once and answered "already saved";
+    two phones showing the same page (two keys) save one hand, and the other is told the game changed."""
     game = table_of(opened)
     link = link_of(game)
     hand = Hand.ron(2, Win(0, 3, 40))
     version = Hanchan.objects.get(pk=game.pk).version
-    outcomes = run_concurrently(
-        [lambda: links.enter_hand(link=fresh_link(link), hand=hand, ip=IP, expected_version=version)] * 2
-    )
+
+    def send(key: str):  # type: ignore[no-untyped-def]
+        return lambda: links.enter_hand(
+            link=fresh_link(link), hand=hand, ip=IP, expected_version=version, entry_key=key
+        )
+
+    outcomes = run_concurrently([send("form-key-0001")] * 2)
     assert all(isinstance(o, HandRow) for o in outcomes), outcomes
     assert sorted(o.already_saved for o in outcomes) == [False, True]
     assert HandRow.objects.filter(hanchan=game).count() == 1
+    version += 1
+    outcomes = run_concurrently([send("phone-one-key"), send("phone-two-key")])
+    assert sorted(type(o).__name__ for o in outcomes) == ["GameChanged", "Hand"], outcomes
+    assert HandRow.objects.filter(hanchan=game).count() == 2
 
 
 def test_the_last_hand_from_two_phones_hands_the_game_in_once(opened):
@@ -60,7 +70,12 @@ def test_the_last_hand_from_two_phones_hands_the_game_in_once(opened):
         links.enter_hand(link=link, hand=hand, ip=IP)
     version = Hanchan.objects.get(pk=game.pk).version
     outcomes = run_concurrently(
-        [lambda: links.enter_hand(link=fresh_link(link), hand=last, ip=IP, expected_version=version)] * 2
+        [
+            lambda: links.enter_hand(
+                link=fresh_link(link), hand=last, ip=IP, expected_version=version, entry_key="form-key-0001"
+            )
+        ]
+        * 2
     )
     assert all(isinstance(o, HandRow) for o in outcomes), outcomes
     assert sorted(o.already_saved for o in outcomes) == [False, True]

@@ -1,4 +1,4 @@
-"""MERS preview figures, worked by hand from rules.md §9."""
+"""MERS preview figures, worked by hand from docs/rules.md §9.4."""
 
 import pytest
 

@@ -67,7 +67,7 @@ def test_final_scores_and_player_confirmations_in_the_states(club, organiser):
     links.confirm_by_player(link=link, code=link.confirmations.get(seat=1).code, ip=IP)
     row = next(r for r in round_view(event, 1).tables if r.table == 1)
     assert row.state == State.WAITING
-    assert row.label == "final scores entered · waiting for confirmation · 1 of 4 player confirmed"
+    assert row.label == "final scores entered · waiting for confirmation · 1 of 4 players confirmed"
     assert [s.confirmed_at is not None for s in row.seats] == [False, True, False, False]
     assert all(len(s.confirmation_code) == 6 for s in row.seats)
 
@@ -250,7 +250,53 @@ def test_the_slips_print_each_tables_link_code_and_qr_code(tournament, organiser
     tournament.save()
     body = client.get(slips).content.decode()
     codes = link_of(table_of(tournament)).confirmations.values_list("code", flat=True)
-    assert all(f"<code>{code}</code>" in body for code in codes)
+    assert all(f'<code class="slip-player-code">{code}</code>' in body for code in codes)
+
+
+def test_each_players_code_is_on_a_strip_of_their_own_not_on_the_shared_slip(tournament, organiser):
+    """The codes were printed beside the names on the one slip the table shares, so whoever held it
+    could confirm for all four. Each code is now on its own strip, under its player's name only."""
+    from html.parser import HTMLParser
+
+    tournament.confirmation = "players"
+    tournament.save()
+    client = organiser_client(organiser)
+    client.post(page("round_links", tournament), {"next": "slips"})
+    body = client.get(page("slips_print", tournament)).content.decode()
+    game = table_of(tournament, 1, 1)
+    codes = {c.seat: c.code for c in link_of(game).confirmations.all()}
+
+    class Parts(HTMLParser):
+        """The text of the slip's own table, and of each strip, by the id of the box they are in."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str] = []
+            self.text: dict[str, str] = {}
+
+        def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+            if tag in ("br", "img", "input", "meta", "link"):  # void: no end tag to pop it
+                return
+            found = dict(attrs).get("id") or ("table" if tag == "table" else "")
+            self.stack.append(found)
+
+        def handle_endtag(self, tag):  # type: ignore[no-untyped-def]
+            self.stack.pop()
+
+        def handle_data(self, data):  # type: ignore[no-untyped-def]
+            for name in self.stack:
+                if name:
+                    self.text[name] = self.text.get(name, "") + data
+
+    parts = Parts()
+    parts.feed(
+        body[body.index('<div class="slip" id="slip-1">') : body.index('<div class="slip" id="slip-2">')]
+    )
+    assert not any(code in parts.text["table"] for code in codes.values())  # the shared slip: no code
+    for seat in game.seats.select_related("player"):
+        strip = parts.text[f"code-strip-1-{seat.seat}"]
+        assert seat.player.display_name in strip and codes[seat.seat] in strip
+        assert all(code not in strip for other, code in codes.items() if other != seat.seat)
 
 
 def test_no_links_on_the_page_when_tables_do_not_enter(club, organiser):

@@ -207,7 +207,9 @@ def test_the_invariant_is_checked_in_the_service_and_rolls_back(club, organiser,
     event = make_tournament(club, 8)
     tournament.seat_tournament(event=event, rounds=2, user=organiser)
     before = snapshot(event)
-    monkeypatch.setattr(tournament.seating, "swiss_round", lambda order, previous, seed: ((0, 1, 2, 3),) * 2)
+    monkeypatch.setattr(
+        tournament.seating, "swiss_round", lambda order, previous, seed, groups=None: ((0, 1, 2, 3),) * 2
+    )
     with pytest.raises(ValidationError, match="Refused, nothing was changed.*seated 2 times in round 2"):
         tournament.reseat_swiss(event=event, round_number=2, user=organiser)
     assert snapshot(event) == before

@@ -160,8 +160,10 @@ def test_the_client_address_behind_a_trusted_proxy_is_the_forwarded_one(opened, 
 def test_a_double_tap_saves_one_hand_and_a_stale_page_gets_the_current_game(opened):
     game = table_of(opened)
     link = link_of(game)
-    data = {**RON, "version": game.version}
     client = table_client()
+    page = client.get(url("tournaments:table", link)).content.decode()
+    key = re.search(r'name="entry_key" value="([\w-]+)"', page).group(1)  # the form's own key
+    data = {**RON, "version": game.version, "entry_key": key}
     first = client.post(url("tournaments:table_hand", link), data)
     second = client.post(url("tournaments:table_hand", link), data, follow=True)
     assert first.status_code == 302 and second.status_code == 200
@@ -251,14 +253,11 @@ def test_final_scores_page_with_player_confirmation(club, organiser):
         url("tournaments:table_scores", link), {**scores, "score_3": 1000, "version": game.version}
     )
     assert wrong.status_code == 422 and "must sum to 120000" in wrong.content.decode()
-    saved = client.post(
-        url("tournaments:table_scores", link), {**scores, "version": game.version}, follow=True
-    )
+    form = {**scores, "version": game.version, "entry_key": "form-key-0001"}
+    saved = client.post(url("tournaments:table_scores", link), form, follow=True)
     body = saved.content.decode()
     assert 'id="confirm-form"' in body and "Final scores saved" in body
-    again = client.post(
-        url("tournaments:table_scores", link), {**scores, "version": game.version}, follow=True
-    )
+    again = client.post(url("tournaments:table_scores", link), form, follow=True)
     assert "already saved" in again.content.decode()
     bad = client.post(url("tournaments:table_confirm", link), {"code": "ZZZZZZ"})
     assert bad.status_code == 422 and "not one of this table&#x27;s four player codes" in bad.content.decode()
@@ -357,6 +356,68 @@ def test_wrong_player_codes_count_as_guesses(club, organiser, settings):
     assert client.post(url("tournaments:table_confirm", link), {"code": code}).status_code == 429
 
 
+def _worker_cache(n: int) -> dict:
+    """The page cache of gunicorn worker ``n`` under the default ``locmem://``: its own memory."""
+    return {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"worker-{n}"}
+    }
+
+
+@pytest.mark.parametrize("backend", ["dummy", "locmem, five workers"])
+def test_the_guessing_limit_holds_whatever_the_cache(opened, settings, backend):
+    """With ``CACHE_URL=dummy://`` nothing was counted, and with the local-memory cache each of five
+    workers counted on its own (150 wrong tokens before the first 429 instead of 30): the failures are
+    counted in the database, so the limit is the setting's under every cache (issue 23)."""
+    settings.TABLE_LINK_FAILURE_RATE = "3/m"
+    link = link_of(table_of(opened))
+    client = table_client()
+
+    def serve_next_request(n: int) -> None:
+        if backend == "dummy":
+            settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+        else:
+            settings.CACHES = _worker_cache(n % 5)  # each request served by the next worker
+
+    for attempt in range(3):
+        serve_next_request(attempt)
+        assert client.get(f"/t/wrong-{attempt}/").status_code == 404
+    serve_next_request(3)
+    assert client.get(url("tournaments:table", link)).status_code == 429
+    assert client.post(reverse("tournaments:table_code"), {"code": link.code}).status_code == 429
+    assert table_client("198.51.100.99").get(url("tournaments:table", link)).status_code == 200
+
+
+def test_old_failures_leave_the_window_and_the_table(opened, settings):
+    """A failure counts for the rate's window only, and is deleted once a later failure finds it old."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import FailedGuess
+
+    settings.TABLE_LINK_FAILURE_RATE = "2/m"
+    link = link_of(table_of(opened))
+    client = table_client()
+    assert client.get("/t/wrong-1/").status_code == 404
+    assert client.get("/t/wrong-2/").status_code == 404
+    assert client.get(url("tournaments:table", link)).status_code == 429
+    FailedGuess.objects.update(at=timezone.now() - timedelta(seconds=61))
+    assert client.get(url("tournaments:table", link)).status_code == 200  # the window has passed
+    assert client.get("/t/wrong-3/").status_code == 404
+    assert list(FailedGuess.objects.values_list("address", flat=True)) == [TABLE_IP]  # the old ones gone
+
+
+@pytest.mark.parametrize(
+    ("rate", "expected"),
+    [("30/m", (30, 60)), ("5/10s", (5, 10)), ("100/h", (100, 3600)), ("2/d", (2, 86400)), ("junk", (30, 60))],
+)
+def test_the_failure_rate_reads_as_django_ratelimit_writes_it(rate, expected):
+    from tournaments.guessing import parse_rate
+
+    limit, window = parse_rate(rate)
+    assert (limit, window.total_seconds()) == expected
+
+
 # -- junk never breaks a page ------------------------------------------------------------------------------
 
 FIELDS = [
@@ -438,3 +499,45 @@ def test_a_leagues_edit_form_has_no_tournament_day_settings(event, organiser):
     assert "confirmation" not in form.fields and "table_entry" not in form.fields
     new = client.get(reverse("league_manage:event_create", args=[event.club.slug])).context["form"]
     assert "confirmation" not in new.fields
+
+
+def test_a_game_waiting_for_confirmation_is_not_headed_as_a_game_in_play(club, organiser):
+    event = make_tournament(club, organiser, table_entry_mode="final", confirmation="organiser")
+    rounds.open_round(event=event, number=1, user=organiser)
+    game = table_of(event)
+    link = link_of(game)
+    client = table_client()
+    scores = {"score_0": 45000, "score_1": 35000, "score_2": 25000, "score_3": 15000, "sticks": 0}
+    client.post(url("tournaments:table_scores", link), {**scores, "version": game.version})
+    page = client.get(url("tournaments:table", link)).content.decode()
+    assert 'id="table-result"' in page and 'data-state="handed-in"' in page
+    assert "Result as handed in, waiting for confirmation" in page
+    assert "Result if the game ended now" not in page
+    organiser_client = Client()
+    organiser_client.force_login(organiser)
+    game_page = organiser_client.get(reverse("scoring_manage:game", args=[game.pk])).content.decode()
+    assert "Result as handed in, waiting for confirmation" in game_page
+    assert "Result if the game ended now" not in game_page
+
+
+def test_a_game_given_back_shows_the_table_the_organisers_reason(club, organiser):
+    event = make_tournament(club, organiser, table_entry_mode="final", confirmation="organiser")
+    rounds.open_round(event=event, number=1, user=organiser)
+    game = table_of(event)
+    link = link_of(game)
+    client = table_client(ip="198.51.100.9")
+    scores = {"score_0": 45000, "score_1": 35000, "score_2": 25000, "score_3": 15000, "sticks": 0}
+    client.post(url("tournaments:table_scores", link), {**scores, "version": game.version})
+    assert 'id="given-back"' not in client.get(url("tournaments:table", link)).content.decode()
+    links.return_to_table(hanchan=game, user=organiser, reason="East and West are swapped")
+    french = Client(REMOTE_ADDR="198.51.100.9", headers={"accept-language": "fr"})
+    page = french.get(url("tournaments:table", link)).content.decode()
+    assert 'id="given-back"' in page and "East and West are swapped" in page  # as the organiser typed it
+    assert "The organiser gave the game back" not in page  # in the table's language
+    game.refresh_from_db()
+    client.post(
+        url("tournaments:table_scores", link),
+        {**scores, "score_0": 35000, "score_1": 45000, "version": game.version},
+    )
+    page = client.get(url("tournaments:table", link)).content.decode()
+    assert 'data-state="handed-in"' in page and 'id="given-back"' not in page  # handed in again

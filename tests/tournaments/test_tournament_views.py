@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -107,3 +109,51 @@ def test_replace_at_one_table_through_the_page(client_in, club, organiser):
     )
     assert "takes over 1 table." in response.content.decode()
     assert tables_of(event, 1)[1][3] == sub.pk and not Registration.objects.get(player_id=late).dropped_out
+
+
+def test_the_rounds_box_shows_the_rounds_seated(client_in, club, organiser):
+    """After generating 4 rounds the box said 8 (the form's default): it says 4, so a regeneration
+    keeps the count unless the organiser changes it."""
+    event = make_tournament(club, 8)
+    page = reverse("tournaments_manage:tournament", args=[event.slug])
+    assert 'name="rounds" value="8"' in client_in.get(page).content.decode()  # nothing seated yet
+    client_in.post(reverse("tournaments_manage:tournament_generate", args=[event.slug]), {"rounds": 4})
+    assert 'name="rounds" value="4"' in client_in.get(page).content.decode()
+
+
+def test_every_round_count_the_guide_quotes_can_be_asked_for(client_in, club, organiser):
+    """The guide quotes 21 rounds without a repeated opponent for 64 players (and up to 33 for 100):
+    the form, the service and the Swiss and late-change round fields take them."""
+    from tournaments.forms import SeatingForm, SwissForm
+    from tournaments.seating import max_rounds_without_repeats
+
+    assert max_rounds_without_repeats(64) == 21
+    assert tournament_services.MAX_ROUNDS >= max_rounds_without_repeats(100) == 33
+    assert SeatingForm({"rounds": 33}).is_valid() and not SeatingForm({"rounds": 34}).is_valid()
+    assert SwissForm({"round_number": 21}).is_valid()
+    event = make_tournament(club, 64)
+    response = client_in.post(
+        reverse("tournaments_manage:tournament_generate", args=[event.slug]), {"rounds": 21}, follow=True
+    )
+    assert "Seating generated" in response.content.decode()
+    assert Hanchan.objects.filter(event=event).count() == 21 * 16
+    page = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug])).content.decode()
+    assert 'name="rounds" value="21"' in page and 'max="33"' in page
+    assert '<strong class="">0</strong> repeated opponent pairs' in page
+
+
+def test_the_shared_opponents_line_leaves_out_drop_outs_and_substitutes(client_in, club, organiser):
+    """After a drop-out the line said "two players who never meet share at least 0 opponents": the
+    player who left and the substitute who took their seats never meet and share nobody. The line is
+    now over the players there from round 1 and still in, and says how many it leaves out."""
+    event = make_tournament(club, 16, n_substitutes=1)
+    tournament_services.seat_tournament(event=event, rounds=4, user=organiser, seed=1)
+    leaving = Registration.objects.get(event=event, player__display_name=f"{event.slug}-P00").player
+    substitute = Registration.objects.get(event=event, is_substitute=True).player
+    tournament_services.replace_player(
+        event=event, player=leaving, substitute=substitute, from_round=3, user=organiser, reason="ill"
+    )
+    page = client_in.get(reverse("tournaments_manage:tournament", args=[event.slug])).content.decode()
+    shared = re.search(r'<span id="min-shared">.*?<strong>(\d+)</strong>', page, re.S)
+    assert shared is not None and shared.group(1) != "0"
+    assert "(among the players there from round 1 and still in: 2 drop-outs" in page

@@ -1,6 +1,6 @@
-"""The reconciliation panel of the EMA report (rules.md §9): does the report add up?
+"""The reconciliation panel of the EMA report (docs/rules.md §9.3): does the report add up?
 
-Without penalties the four results of a game sum to zero (rules.md §6), so over a tournament *the sum of
+Without penalties the four results of a game sum to 0 (docs/rules.md §6.4), so over a tournament *the sum of
 all players' Scores equals the sum of all penalties* — the check the EMA asks organisers to make before
 they submit. Two things legitimately break that identity, and each is shown as its own line so that a
 difference is explained rather than merely tolerated:
@@ -46,6 +46,7 @@ from scoring.models import Penalty, SeatResult
 from scoring.records import seats_by_player
 from scoring.services.sync import replay_stored
 from scoring.substitutes import credited_result
+from tournaments import stages
 from tournaments.ema.report import EmaResultsExport
 
 
@@ -86,6 +87,7 @@ class TableCheck:
     hanchan_id: int
     label: str
     players: list[str]
+    round_number: int | None = None
     results_sum: int = 0
     """Sum of the stored results (``SeatResult.result``): what the standings add up."""
     penalties: int = 0
@@ -306,7 +308,9 @@ def _check_table(
     """Replay one finished game from its facts and compare with its stored results."""
     rules = event.rules
     seats = list(game.seats.all())
-    check = TableCheck(hanchan_id=game.pk, label=game_label(game), players=_seat_names(seats))
+    check = TableCheck(
+        hanchan_id=game.pk, label=game_label(game), players=_seat_names(seats), round_number=game.round_number
+    )
     check.stored_rows = len(stored)
     check.results_sum = sum(r.result for r in stored)
     check.stored_penalties = sum(r.penalties for r in stored)
@@ -401,10 +405,10 @@ def reconcile(event: Event, *, export: EmaResultsExport | None = None) -> Reconc
                 hanchan_id=penalty.hanchan_id,
                 points=penalty.points,
                 kind=penalty.kind,
-                reason=penalty.reason,
+                reason=penalty.reason_text,
                 cancelled=penalty.cancelled,
                 counted=counted,
-                cancelled_reason=penalty.cancelled_reason,
+                cancelled_reason=penalty.cancelled_reason_text,
             )
         )
 
@@ -428,3 +432,29 @@ def reconcile(event: Event, *, export: EmaResultsExport | None = None) -> Reconc
         substitute_fixed=event.substitute_credit == Event.SubstituteCredit.FIXED,
         missing_results=missing_results(games),
     )
+
+
+@dataclass
+class StageCheck:
+    """The tables of one stage in the reconciliation: how many finished games, how many do not add up."""
+
+    label: str
+    games: int
+    flagged: int
+
+
+def by_stage(event: Event, check: Reconciliation) -> list[StageCheck]:
+    """Each stage's share of the table checks (empty for an event of one stage: the totals say it all).
+    A game's stage is read from its round number, as everywhere (``tournaments.stages``)."""
+    found = stages.stages_of(event)
+    if len(found) < 2:
+        return []
+    out = []
+    for stage in found:
+        tables = [
+            t for t in check.tables if stages.stage_of_round(found, t.round_number or 0).order == stage.order
+        ]
+        out.append(
+            StageCheck(label=stage.label, games=len(tables), flagged=sum(1 for t in tables if not t.ok))
+        )
+    return out

@@ -1,4 +1,4 @@
-"""The EMA results report (rules.md §9): the legacy EMA results grid with a tournament header block.
+"""The EMA results report (docs/rules.md §9.2): the legacy EMA results grid with a tournament header block.
 
 The EMA accepts one grid per tournament, whose column order two independent tools agree on::
 
@@ -16,9 +16,12 @@ Decisions worth knowing (the EMA's reviewers read these files, so they are state
   every participant of a tournament has a place). Tied players share the better place (1, 2, 2, 4), as in
   the standings; should a substitute with results of their own stand among the ranked players, the places
   of the listed players are closed up (1 + the number of listed players ranked strictly better), so the
-  report always runs 1..N without holes.
-- **Score** is the standings total in points (an int: results minus event penalties); *Table points* is
-  an MCR notion and always 0.
+  report always runs 1..N without holes. An event of several stages (qualifying, semifinals, a final)
+  is placed by its final ranking (``tournaments.stages.final_ranking``): the finalists first, then the
+  others by the stage they reached; every participant still appears once.
+- **Score** is the standings total in points (an int: results minus event penalties) — with several
+  stages, every point of every stage, so the column still adds up to the games' results (the
+  reconciliation); *Table points* is an MCR notion and always 0.
 - **EMA number**: the 8-digit string with its leading zeros, blank without one; *Ema Member* is YES iff
   there is a number.
 - **Names**: the given and family names as stored; when both are blank the display name is split at its
@@ -53,7 +56,8 @@ from openpyxl.styles import Font
 from league.countries import EMA_PREFIXES, ema_code
 from league.models import Event, Player, Registration
 from scoring.exports.csvfile import CONTENT_TYPE, csv_bytes, csv_text
-from scoring.standings import StandingRow, standings
+from scoring.standings import StandingRow
+from tournaments import stages
 from tournaments.ema.mers import base_rank, tournament_weight
 
 COLUMNS: tuple[str, ...] = (
@@ -191,8 +195,10 @@ class EmaResultsExport:
 
     @cached_property
     def standing_rows(self) -> list[StandingRow]:
-        """The standings without a minimum number of games (every participant gets a place)."""
-        return standings(self.event, min_games=0)
+        """The standings without a minimum number of games (every participant gets a place), in the
+        order of the event's final ranking when it has several stages (``tournaments.stages.ema_rows``:
+        the finalists first, then everyone else by the stage they reached)."""
+        return stages.ema_rows(self.event)
 
     @cached_property
     def substitute_ids(self) -> set[int]:

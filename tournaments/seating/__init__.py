@@ -21,13 +21,22 @@ Two things make a seating fair, and they are handled separately because they are
   designs over GF(q)). Past that maximum, repeats are unavoidable and are spread as evenly as possible
   (:mod:`.search`: greedy draw + tabu search on ``sum over pairs of C(times_met, 2)``, so two pairs meeting
   twice beat one pair meeting three times).
+* **Shared opponents.** Two players who never meet are compared through the opponents they share, so
+  among schedules without repeats the one whose unmet pairs share the most opponents (the fewest over
+  all unmet pairs, :attr:`Quality.min_shared_opponents`) is fairer: :mod:`.shared` chooses the
+  construction's rounds and then moves players locally for it, keeping zero repeats, up to the
+  counting bound :func:`shared_opponents_bound`.
+* **Teams.** ``groups=`` (:mod:`.teams`): sets of players who never share a table — a hard constraint
+  kept by :func:`generate`, :func:`reseat_remaining` and :func:`swiss_round` wherever the tables allow
+  it; :func:`quality` with the same groups counts ``teammates_together``.
 * **Winds.** Everyone should sit each wind ``R/4`` times. :func:`balance_winds` (:mod:`.winds`) solves
   this exactly as a bipartite edge colouring (König's theorem); it only reorders seats within a table,
   so it never changes who meets whom.
 
 Also here: :func:`quality` (:mod:`.quality`, with the lower bounds), manual :func:`swap`
 (:mod:`.schedule`), Swiss rounds drawn from the standings (:mod:`.swiss`), and :func:`reseat_remaining`
-(:mod:`.reseat`) for late changes: a late arrival, a drop-out, one table fewer from round N.
+(:mod:`.reseat`) for late changes: late arrivals, drop-outs, one table fewer from round N, with the
+ways out the day allows and who sits out when the tables cannot seat everyone (:mod:`.late`).
 
 Players not divisible by 4
 --------------------------
@@ -43,12 +52,14 @@ and iteration budgets are counted in search steps, never in wall-clock time.
 from __future__ import annotations
 
 from .generator import generate
+from .late import MAX_BYES, WayOut, sit_outs, ways_out
 from .quality import (
     Quality,
     max_rounds_without_repeats,
     pair_cost_lower_bound,
     quality,
     repeated_pairs_lower_bound,
+    shared_opponents_bound,
 )
 from .reseat import Reseating, event_quality, reseat_remaining
 from .schedule import TABLE_SIZE, WINDS, Round, Rounds, Schedule, Table, padded_count, swap
@@ -58,6 +69,7 @@ from .winds import balance_winds
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "MAX_BYES",
     "TABLE_SIZE",
     "WINDS",
     "Quality",
@@ -66,6 +78,7 @@ __all__ = [
     "Rounds",
     "Schedule",
     "Table",
+    "WayOut",
     "balance_winds",
     "event_quality",
     "generate",
@@ -75,6 +88,9 @@ __all__ = [
     "quality",
     "repeated_pairs_lower_bound",
     "reseat_remaining",
+    "shared_opponents_bound",
+    "sit_outs",
     "swap",
     "swiss_round",
+    "ways_out",
 ]

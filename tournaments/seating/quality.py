@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .schedule import TABLE_SIZE, Schedule
+from .teams import teammate_pairs
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,10 @@ class Quality:
     what are in effect separate pools, so a luck-of-the-draw difference in opponent strength goes
     unchecked. Higher is fairer; it also tells apart schedules that all reach zero repeats (a design that
     leaves the unmet pairs spread out scores better than one that keeps groups of players apart).
+    :func:`shared_opponents_bound` is the most any schedule of the size can reach.
+
+    ``teammates_together``: with ``groups`` (teams whose members must never share a table), how many
+    times two teammates sat at the same table (a pair twice counts twice); 0 without groups.
     """
 
     repeated_pairs: int
@@ -32,13 +38,16 @@ class Quality:
     wind_imbalance: int
     perfect_winds: bool
     min_shared_opponents: int | None = None
+    teammates_together: int = 0
 
 
-def quality(schedule: Schedule, n_players: int) -> Quality:
+def quality(schedule: Schedule, n_players: int, *, groups: Iterable[Iterable[int]] | None = None) -> Quality:
     """Measure ``schedule`` for the real players ``0 .. n_players - 1`` (higher indices are substitutes).
 
     Substitute seats are left out because their meetings and winds are not a fairness question for the
-    tournament's ranking.
+    tournament's ranking. ``groups`` are teams (sets of player indices) whose members should never share
+    a table: their meetings are counted in ``teammates_together`` (they count as meetings for the other
+    figures too, since they did play each other).
     """
     meetings: dict[tuple[int, int], int] = {}
     counts = [[0, 0, 0, 0] for _ in range(n_players)]
@@ -63,7 +72,20 @@ def quality(schedule: Schedule, n_players: int) -> Quality:
         wind_imbalance=imbalance,
         perfect_winds=imbalance == 0,
         min_shared_opponents=min_shared_opponents(meetings, range(n_players)),
+        teammates_together=sum(meetings.get(pair, 0) for pair in teammate_pairs(groups or ())),
     )
+
+
+def min_shared_among(rounds: Iterable[Iterable[Iterable[int]]], among: Iterable[int]) -> int | None:
+    """:func:`min_shared_opponents` over the pairs of ``among`` only, their meetings read from ``rounds``
+    (tables of any size: a seating being repaired may have a short table). Players outside ``among``
+    still count as opponents two players share."""
+    meetings: dict[tuple[int, int], int] = {}
+    for round_ in rounds:
+        for table in round_:
+            for a, b in itertools.combinations(sorted(set(table)), 2):
+                meetings[a, b] = meetings.get((a, b), 0) + 1
+    return min_shared_opponents(meetings, sorted(set(among)))
 
 
 def min_shared_opponents(meetings: dict[tuple[int, int], int], players: range | list[int]) -> int | None:
@@ -126,3 +148,34 @@ def max_rounds_without_repeats(n_players: int) -> int:
     if n_players == 20:
         return 5
     return (n_players - 1) // (TABLE_SIZE - 1)
+
+
+def shared_opponents_bound(n_players: int, n_rounds: int) -> int | None:
+    """The most :attr:`Quality.min_shared_opponents` any schedule without a repeated pair can reach, by
+    counting (None when every pair meets, or ``n_rounds`` is past the zero-repeat maximum).
+
+    Without repeats a player ``a`` meets ``3R`` opponents and misses ``k = n - 1 - 3R`` players. Two
+    bounds, the smaller wins:
+
+    * *Groups.* Two unmet players share at most all ``3R`` opponents, and every unmet pair shares them
+      all only when "not meeting" splits the players into groups of ``n - 3R`` (``a`` and ``b`` unmet
+      and ``b`` meeting somebody ``a`` does not meet costs a shared opponent): a resolvable design with
+      ``n / (n - 3R)`` groups, which needs ``n - 3R`` to divide ``n`` and at least four groups (a table
+      seats four groups). Otherwise ``3R - 1``.
+    * *Averaging.* Summed over the ``k`` players ``b`` that ``a`` misses, the shared opponents count, for
+      each opponent ``c`` of ``a``, the opponents of ``c`` that ``a`` misses: at most ``3R - 3``, since
+      ``c`` met ``a`` and, at that table, two of ``a``'s opponents. So the fewest is at most
+      ``3R (3R - 3) / k``. This is the binding one for few rounds: 68 players over 8 rounds, 11.
+
+    32 players over 8 rounds reach 24 (a transversal design TD(4, 8): four groups of eight who never
+    meet); 68 over 8 at most 11.
+    """
+    if n_rounds > max_rounds_without_repeats(n_players):
+        return None
+    met = (TABLE_SIZE - 1) * n_rounds
+    missed = n_players - 1 - met
+    if missed <= 0:
+        return None
+    group = n_players - met
+    grouped = met if n_players % group == 0 and n_players // group >= TABLE_SIZE else met - 1
+    return max(0, min(grouped, met * (met - 3) // missed))

@@ -1,5 +1,6 @@
-"""Late changes: reseat the rounds still to play after a late arrival, a drop-out or a change in the
-number of tables, keeping the rounds already played exactly as they were.
+"""Late changes: reseat the rounds still to play after late arrivals, drop-outs or a change in the
+number of tables (players sitting out when the tables cannot seat them all: :mod:`.late`), keeping the
+rounds already played exactly as they were.
 
 What was played cannot change, so it enters only as a matrix of meetings that the new rounds must work
 around: a pair who met in round 2 should not meet again while others are still unmet. The new rounds are
@@ -13,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from .quality import Quality, min_shared_opponents, quality
@@ -28,6 +29,7 @@ from .search import (
     pair_cost_floor,
     step_budget,
 )
+from .teams import normalise, together, weighted_base
 from .winds import balance_winds
 
 WIND_STEPS = 20_000
@@ -55,6 +57,7 @@ def event_quality(
     n_players: int,
     *,
     among: Collection[int] | None = None,
+    groups: Iterable[Iterable[int]] | None = None,
 ) -> Quality:
     """:func:`~tournaments.seating.quality` of ``played + remaining`` for the real players ``0 ..
     n_players - 1``, with ``min_shared_opponents`` taken over the pairs of ``among`` (default: all).
@@ -62,7 +65,7 @@ def event_quality(
     ``among`` is there for drop-outs: someone who left after two rounds shares few opponents with anyone,
     which says nothing about the seating of the players still in.
     """
-    whole = quality(Schedule(freeze([*played, *remaining])), n_players)
+    whole = quality(Schedule(freeze([*played, *remaining])), n_players, groups=groups)
     if among is None:
         return whole
     meetings: dict[tuple[int, int], int] = {}
@@ -77,6 +80,7 @@ def event_quality(
         wind_imbalance=whole.wind_imbalance,
         perfect_winds=whole.perfect_winds,
         min_shared_opponents=min_shared_opponents(meetings, sorted(set(among))),
+        teammates_together=whole.teammates_together,
     )
 
 
@@ -90,8 +94,15 @@ def reseat_remaining(
     planned: Sequence[Sequence[Sequence[int]]] | None = None,
     seed: int = 1,
     iterations: int = DEFAULT_ITERATIONS,
+    groups: Iterable[Iterable[int]] | None = None,
+    sit_out: Sequence[Sequence[int]] | None = None,
 ) -> Reseating:
     """Seat ``n_rounds`` more rounds for ``players`` after the ``played`` rounds, which stay as they are.
+
+    ``sit_out`` (one list per new round, see :func:`~tournaments.seating.late.sit_outs`) names the
+    players who sit out each round (a bye) when the tables cannot seat them all: each round then seats
+    the others, round by round, each round drawn and searched as below with the rounds before it
+    counted as played.
 
     ``players`` are the real players still in (indices below ``n_players``): a late arrival is simply
     in the list without having played, a drop-out is left out. ``tables`` is the number of tables from
@@ -111,9 +122,22 @@ def reseat_remaining(
     played rounds a table whose four players all lack the same wind cannot give it to all of them.
     Deterministic for a seed.
 
+    ``groups`` are teams (as for :func:`~tournaments.seating.generate`): teammates never share a new
+    table where the tables allow it — a teammate pair counts for the search as already met
+    :data:`~tournaments.seating.teams.TEAMMATE_WEIGHT` times, and of the candidates the one with the
+    fewest teammates together wins first. ``quality`` and ``event_quality`` report ``teammates_together``
+    (the event's counts the played rounds too).
+
     Raises ValueError, naming the rule, when a played round is malformed, a player is listed twice or is
-    not a real player, the players do not fit at ``tables`` tables, or counts are negative.
+    not a real player, the players do not fit at ``tables`` tables, counts are negative, or a group
+    names a player twice or one who is not registered; or when ``sit_out`` does not give one list per
+    round of players still in.
     """
+    if sit_out is not None and any(sit_out):
+        return _round_by_round(
+            played, players, n_rounds, n_players=n_players, tables=tables, seed=seed,
+            iterations=iterations, sit_out=sit_out, groups=groups,
+        )  # fmt: skip
     validate_rounds(played)
     if planned is not None:
         validate_rounds(planned)
@@ -128,6 +152,7 @@ def reseat_remaining(
         raise ValueError(f"player {outside[0]} is not one of the {n_players} registered players")
     if not players:
         raise ValueError("nobody is left to seat")
+    teams = normalise(groups, n_players)
     needed = -(-len(players) // TABLE_SIZE)
     if tables is None:
         tables = needed
@@ -138,7 +163,11 @@ def reseat_remaining(
         )
     if n_rounds == 0:
         empty = Schedule(())
-        return Reseating((), quality(empty, n_players), event_quality(played, (), n_players, among=players))
+        return Reseating(
+            (),
+            quality(empty, n_players, groups=teams),
+            event_quality(played, (), n_players, among=players, groups=teams),
+        )
 
     # The search works on local indices 0 .. size-1: the players still in, then the substitute seats
     # (who have met nobody: a substitute seat of a played round was somebody else).
@@ -151,6 +180,12 @@ def reseat_remaining(
             for a, b in itertools.combinations(here, 2):
                 base[a][b] += 1
                 base[b][a] += 1
+    # Teammates still in, in local indices: what the new rounds must keep apart.
+    local_teams = [[local[p] for p in team if p in local] for team in teams]
+    local_teams = [team for team in local_teams if len(team) > 1]
+    plain_base = base
+    if local_teams:
+        base = weighted_base(size, local_teams, base)
 
     def to_global(rounds: list[list[list[int]]], subs: Sequence[int]) -> list[list[list[int]]]:
         names = list(players) + list(subs)
@@ -163,12 +198,13 @@ def reseat_remaining(
     rename = {fresh + i: seat for i, seat in enumerate(sub_seats)}
 
     def finished(rounds: list[list[list[int]]]) -> tuple[tuple[int, int, int], Rounds]:
-        """The candidate with balanced winds, and its rank: repeated pairs over the whole event, then
-        wind imbalance, then the searched cost (lower is better)."""
+        """The candidate with balanced winds, and its rank: teammates together in the new rounds, repeated
+        pairs over the whole event, then wind imbalance, then the searched cost (lower is better)."""
         balanced = _balance_event_winds(played, to_global(rounds, range(fresh, fresh + len(sub_seats))), rng)
         named = tidy([[[rename.get(p, p) for p in table] for table in round_] for round_ in balanced])
         whole = event_quality(played, named, n_players)
         return (
+            together(rounds, local_teams),
             whole.repeated_pairs,
             whole.wind_imbalance,
             pair_cost(meeting_matrix(size, rounds, base)),
@@ -182,14 +218,86 @@ def reseat_remaining(
         meeting_matrix(size, start, base)
     ):
         begin = kept
-    target = pair_cost_floor(base, tables * 6 * n_rounds)
+    target = pair_cost_floor(plain_base, tables * 6 * n_rounds) + pair_cost(base) - pair_cost(plain_base)
     found = TabuSearch(begin, size, rng, base=base).run(step_budget(size, n_rounds, iterations), target)
     candidates = [found, start] + ([kept] if kept is not None else [])
     _, new_rounds = min((finished(c) for c in candidates), key=lambda ranked: ranked[0])
     return Reseating(
         rounds=new_rounds,
-        quality=quality(Schedule(new_rounds), n_players),
-        event_quality=event_quality(played, new_rounds, n_players, among=players),
+        quality=quality(Schedule(new_rounds), n_players, groups=teams),
+        event_quality=event_quality(played, new_rounds, n_players, among=players, groups=teams),
+    )
+
+
+def _round_by_round(
+    played: Sequence[Sequence[Sequence[int]]],
+    players: Sequence[int],
+    n_rounds: int,
+    *,
+    n_players: int,
+    tables: int | None,
+    seed: int,
+    iterations: int,
+    sit_out: Sequence[Sequence[int]],
+    groups: Iterable[Iterable[int]] | None = None,
+) -> Reseating:
+    """:func:`reseat_remaining` with players sitting out: each round seats those present, one round at
+    a time (drawn greedily, then searched), the rounds already drawn counted as played, teammates kept
+    apart as there; winds are then balanced once over the whole event, as for the other reseatings."""
+    validate_rounds(played)
+    if len(sit_out) != n_rounds:
+        raise ValueError(f"sit_out must list who sits out each of the {n_rounds} rounds, got {len(sit_out)}")
+    if len(set(players)) != len(players):
+        raise ValueError("a player is listed twice among the players still in")
+    outside = [p for p in players if not 0 <= p < n_players]
+    if outside:
+        raise ValueError(f"player {outside[0]} is not one of the {n_players} registered players")
+    if iterations < 0:
+        raise ValueError("iterations must not be negative")
+    still_in = set(players)
+    present_by_round = []
+    for number, out in enumerate(sit_out):
+        if any(p not in still_in for p in out) or len(set(out)) != len(out):
+            raise ValueError(f"round {number + 1}: who sits out must be players still in, each once")
+        present_by_round.append([p for p in players if p not in set(out)])
+    most = max(len(present) for present in present_by_round)
+    if not min(len(present) for present in present_by_round):
+        raise ValueError("nobody is left to seat in a round")
+    tables = -(-most // TABLE_SIZE) if tables is None else tables
+    if most > tables * TABLE_SIZE:
+        raise ValueError(f"{most} players do not fit at {tables} tables of {TABLE_SIZE}")
+    size = tables * TABLE_SIZE
+    rng = random.Random(seed)
+    # Substitute seats get names no played round uses until the winds are balanced (see reseat_remaining).
+    fresh = 1 + max([n_players, *(p for r in played for t in r for p in t)])
+    teams = normalise(groups, n_players)
+    new_rounds: list[list[list[int]]] = []
+    for present in present_by_round:
+        local = {p: i for i, p in enumerate(present)}
+        base: Matrix = [[0] * size for _ in range(size)]
+        for round_ in [*played, *new_rounds]:
+            for table in round_:
+                here = [local[p] for p in table if p in local]
+                for a, b in itertools.combinations(here, 2):
+                    base[a][b] += 1
+                    base[b][a] += 1
+        local_teams = [[local[p] for p in team if p in local] for team in teams]
+        local_teams = [team for team in local_teams if len(team) > 1]
+        if local_teams:
+            base = weighted_base(size, local_teams, base)
+        start = greedy(size, 1, rng, None, base)
+        target = pair_cost_floor(base, tables * 6)
+        found = TabuSearch(start, size, rng, base=base).run(step_budget(size, 1, iterations), target)
+        best = min((found, start), key=lambda c: pair_cost(meeting_matrix(size, c, base)))
+        names = [*present, *range(fresh, fresh + size - len(present))]
+        new_rounds.append([[names[i] for i in table] for table in best[0]])
+    balanced = _balance_event_winds(played, new_rounds, rng)
+    rename = {fresh + i: n_players + i for i in range(size)}
+    rounds = tidy([[[rename.get(p, p) for p in table] for table in round_] for round_ in balanced])
+    return Reseating(
+        rounds=rounds,
+        quality=quality(Schedule(rounds), n_players, groups=teams),
+        event_quality=event_quality(played, rounds, n_players, among=players, groups=teams),
     )
 
 

@@ -42,6 +42,20 @@ found one: there :data:`STARTERS` records the most rounds found with more fixed 
 never meet each other — 21 of 22 rounds for 68 players (``Z_21``, five fixed points), 28 of 30 for 92
 (``Z_28``, eight).
 
+Whether 68 × 22 and 92 × 30 can be seated without a repeat at all is a question of design theory: such a
+schedule is a resolvable 4-GDD of type 2^34 or 2^46 (everyone meets all but one other player, the unmet
+pairs a perfect matching). G. Ge, C.W.H. Lam, A.C.H. Ling and H. Shen, "Resolvable maximum packings with
+quadruples", Designs, Codes and Cryptography 35 (2005) 287–302, prove that a 4-RGDD of type 2^n exists
+for every n ≡ 4 (mod 6), n ≥ 16, with 18 possible exceptions (the largest n = 346), and none for n = 4
+or 10. Whether 34 and 46 are among those 18, and whether a later paper settled them, could not be
+checked from the sources at hand (only the abstract): so neither size is known here to exist or not,
+and an exhaustive search is far out of reach. One more symmetric form was tried for 68 players, offline
+and bounded (a few CPU minutes): four levels of ``Z_17``, 17 rounds as the shifts of one base round
+plus five rounds ``{(l, x + a_l)}`` fixed by the shift, the matching ``(0, x)-(1, x)``, ``(2, x)-(3,
+x)`` (the counts fit exactly: 134 difference classes, 102 from the base round, 30 from the five
+columns); a tabu search on it stalled at 5 colliding classes (and at 4 on the same form for 44 players,
+where other forms do have 14 rounds), so it found nothing.
+
 The *radical* starter of 88 players is a classical difference-family construction rather than a search:
 in the 1-rotational form over ``Z_87 = Z_3 × Z_29`` its base tables are ``B, μB, ..., μ^6 B`` (and their
 shifts by 29 and 58), where ``μ`` multiplies the ``Z_29`` part by an element of order 7. One table of

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .schedule import TABLE_SIZE, Schedule, Table
+from .teams import TEAMMATE_WEIGHT
 
 
 def _wind_cost(count: int, played: int) -> int:
@@ -24,7 +25,13 @@ def _wind_cost(count: int, played: int) -> int:
     return 1000 * over + new**3 - count**3
 
 
-def swiss_round(standings_order: list[int], previous: Schedule | None, *, seed: int = 1) -> tuple[Table, ...]:
+def swiss_round(
+    standings_order: list[int],
+    previous: Schedule | None,
+    *,
+    seed: int = 1,
+    groups: Iterable[Iterable[int]] | None = None,
+) -> tuple[Table, ...]:
     """Next round's tables for a Swiss (by-standings) system: 1st-4th together, 5th-8th, and so on.
 
     Then, because meeting the same opponents again is what Swiss draws most often get wrong, pairs who
@@ -38,14 +45,32 @@ def swiss_round(standings_order: list[int], previous: Schedule | None, *, seed: 
     floor/ceil of (rounds played)/4 wherever this table's players allow (the future tables are unknown,
     so unlike :func:`balance_winds` this is best effort; in practice everyone stays within one of R/4).
 
+    ``groups`` are teams whose members must not share a table: a teammate pair counts as
+    :data:`~tournaments.seating.teams.TEAMMATE_WEIGHT` previous meetings in the re-divisions above, and
+    teammates still together after them (three of a team among four neighbouring places) are split by
+    exchanging one of them with a player of another table, however far: the exchange that separates the
+    most teammates, then adds the fewest previous meetings, then moves the players closest in standings.
+    So teammates sit apart whenever the tables allow it (a team no larger than the number of tables).
+
     ``standings_order`` lists every player seated this round, best first (pad with substitute indices
-    to a multiple of 4). ``seed`` only breaks ties.
+    to a multiple of 4). ``seed`` only breaks ties. Raises ValueError when a player is listed twice or
+    is in two groups.
     """
     n = len(standings_order)
     if n == 0 or n % TABLE_SIZE:
         raise ValueError(f"{n} players cannot be seated at tables of {TABLE_SIZE}; pad with substitutes")
     if len(set(standings_order)) != n:
         raise ValueError("a player appears twice in the standings")
+    team_of: dict[int, int] = {}
+    for i, group in enumerate(groups or ()):
+        for p in set(group):
+            if p in team_of:
+                raise ValueError(f"groups: player {p} is in two groups")
+            team_of[p] = i
+
+    def mates(a: int, b: int) -> bool:
+        return a in team_of and team_of.get(b) == team_of[a]
+
     rng = random.Random(seed)
     rounds = previous.rounds if previous is not None else ()
     meetings: dict[tuple[int, int], int] = {}
@@ -58,7 +83,7 @@ def swiss_round(standings_order: list[int], previous: Schedule | None, *, seed: 
                 meetings[a, b] = meetings.get((a, b), 0) + 1
 
     def met(a: int, b: int) -> int:
-        return meetings.get((a, b) if a < b else (b, a), 0)
+        return meetings.get((a, b) if a < b else (b, a), 0) + (TEAMMATE_WEIGHT if mates(a, b) else 0)
 
     rank = {p: i for i, p in enumerate(standings_order)}
     tables = [list(standings_order[i : i + TABLE_SIZE]) for i in range(0, n, TABLE_SIZE)]
@@ -93,6 +118,36 @@ def swiss_round(standings_order: list[int], previous: Schedule | None, *, seed: 
         if move is None:
             break
         t, tables[t], tables[t + 1] = move
+
+    def clashes(group: Sequence[int]) -> int:
+        return sum(mates(a, b) for a, b in itertools.combinations(group, 2))
+
+    while team_of:
+        best_split: tuple[int, int, int, float] | None = None
+        exchange = None
+        for t, table in enumerate(tables):
+            here = clashes(table)
+            if not here:
+                continue
+            for p in table:
+                if not any(mates(p, x) for x in table if x != p):
+                    continue
+                for u, other in enumerate(tables):
+                    if u == t:
+                        continue
+                    for q in other:
+                        new_t = [q if x == p else x for x in table]
+                        new_u = [p if x == q else x for x in other]
+                        gain = here + clashes(other) - clashes(new_t) - clashes(new_u)
+                        if gain <= 0:
+                            continue
+                        added = pair_cost(new_t) + pair_cost(new_u) - pair_cost(table) - pair_cost(other)
+                        key = (-gain, added, abs(rank[p] - rank[q]), rng.random())
+                        if best_split is None or key < best_split:
+                            best_split, exchange = key, (t, u, new_t, new_u)
+        if exchange is None:
+            break
+        t, u, tables[t], tables[u] = exchange
 
     result = []
     for table in tables:

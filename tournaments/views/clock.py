@@ -10,14 +10,15 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from league.models import Event
+from league.views.post_only import post_only
 from tournaments import clock, reveal
 from tournaments.models import Round
-from tournaments.views.manage import _act, _tournament_or_404
+from tournaments.views.manage import _act, _tournament_or_404, tournament_url
 
 
 class RoundForm(forms.Form):
@@ -43,6 +44,7 @@ class LengthForm(RoundForm):
     minutes = forms.IntegerField(
         label=gettext_lazy("Round length (minutes)"), min_value=1, max_value=clock.MAX_MINUTES
     )
+    clear_added = forms.BooleanField(required=False, label=gettext_lazy("Drop the time added"))
 
 
 def _clock_action(
@@ -54,22 +56,38 @@ def _clock_action(
     done: Promise,
 ) -> HttpResponse:
     """Every clock action: the organiser's tournament, one form, one service changing one round, and
-    what the round's clock now says (``done`` may name the round ``n``, time ``left`` and ``minutes``)."""
+    what the round's clock now says (``done`` may name the round ``n``, time ``left`` and ``minutes``;
+    time added on top of the length is always said, so that a length set later never hides it).
+
+    Back to the page the form was on: the tournament page, or the round's page (``next=round``)."""
     event = _tournament_or_404(request.user, slug)
 
     def run(data: dict[str, Any]) -> str:
         found = change(event, data)
-        return str(done) % {
-            "n": found.number,
-            "left": clock.format_seconds(int(found.remaining().total_seconds())),
-            "minutes": found.minutes,
-        }
+        said = str(
+            done
+            % {
+                "n": found.number,
+                "left": clock.format_seconds(int(found.remaining().total_seconds())),
+                "minutes": found.minutes,
+            }
+        )
+        if found.added_seconds:
+            said += " " + gettext("Time added to the length: %(added)s min (%(total)s in all).") % {
+                "added": clock.signed_minutes(found.added_seconds),
+                "total": clock.format_seconds(max(0, found.minutes * 60 + found.added_seconds)),
+            }
+        return said
 
-    return _act(request, event, form_class(request.POST), str(failed), run)
+    response = _act(request, event, form_class(request.POST), str(failed), run)
+    number = request.POST.get("round_number", "")
+    if request.POST.get("next") == "round" and number.isdigit() and 1 <= int(number) <= 999:
+        return redirect("tournaments_manage:round", event.slug, int(number))
+    return response
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     return _clock_action(
         request,
@@ -82,7 +100,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def pause(request: HttpRequest, slug: str) -> HttpResponse:
     return _clock_action(
         request,
@@ -95,7 +113,7 @@ def pause(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def adjust(request: HttpRequest, slug: str) -> HttpResponse:
     return _clock_action(
         request,
@@ -110,7 +128,7 @@ def adjust(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def length(request: HttpRequest, slug: str) -> HttpResponse:
     return _clock_action(
         request,
@@ -118,14 +136,20 @@ def length(request: HttpRequest, slug: str) -> HttpResponse:
         LengthForm,
         gettext_lazy("The length was not changed."),
         lambda event, data: clock.set_length(
-            event=event, number=data["round_number"], minutes=data["minutes"], user=request.user
+            event=event,
+            number=data["round_number"],
+            minutes=data["minutes"],
+            user=request.user,
+            clear_added=data["clear_added"],
         ),
-        gettext_lazy("Round %(n)s lasts %(minutes)s minutes."),
+        ngettext_lazy(
+            "Round %(n)s lasts %(minutes)s minute.", "Round %(n)s lasts %(minutes)s minutes.", "minutes"
+        ),
     )
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def release_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Show the hidden rounds of the standings to the public (the final reveal)."""
     event = _tournament_or_404(request.user, slug)

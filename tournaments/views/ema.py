@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from league.models import Event
 from league.permissions import managed_event_or_404
-from tournaments.ema.reconciliation import reconcile
+from tournaments.ema.reconciliation import by_stage, reconcile
 from tournaments.ema.report import COLUMNS, EmaResultsExport
 
 # The page shows the report's header keys and grid columns in the reader's language; the files keep the
@@ -58,6 +58,7 @@ def _tournament_or_404(user: Any, slug: str) -> Event:
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     export = EmaResultsExport(event)
+    check = reconcile(event, export=export)
     return render(
         request,
         "tournaments/manage/ema.html",
@@ -71,7 +72,8 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "weight": dict(export.header.items())["MERS weight"],
             "rows": export.rows,
             "columns": [(COLUMN_LABELS.get(c, c), c in NUMERIC_COLUMNS) for c in COLUMNS],
-            "check": reconcile(event, export=export),
+            "check": check,
+            "stage_checks": by_stage(event, check),
         },
     )
 

@@ -3,29 +3,36 @@ swaps, replacing a player who drops out, and printable seating lists and score s
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from league.collation import name_sort_key, order_by_name
 from league.engine_text import WIND_WORDS, wind_name
-from league.models import Event, Hanchan, Player
+from league.models import Event, Hanchan, Player, Registration
 from league.permissions import managed_event_or_404
+from league.views.actions import perform
+from league.views.post_only import post_only
 from scoring import engine
-from tournaments import projector, seating
+from tournaments import projector, seating, teams
 from tournaments import services as tournament
 from tournaments.forms import ReplaceForm, SeatingForm, SwapForm, SwissForm
+from tournaments.seating.quality import min_shared_among
 from tournaments.views.rounds import slip_links
+
+
+def tournament_url(slug: str, **_: Any) -> str:
+    """Where a GET on a tournament action goes (a restored tab): the rounds page (see ``post_only``)."""
+    return reverse("tournaments_manage:tournament", args=[slug])
 
 
 def _tournament_or_404(user: Any, slug: str) -> Event:
@@ -48,10 +55,17 @@ def _rounds(event: Event) -> dict[int, list[Hanchan]]:
     return dict(rounds)
 
 
-def _schedule_quality(rounds: dict[int, list[Hanchan]]) -> seating.Quality | None:
-    """The quality of the schedule as it stands now (after swaps and replacements)."""
+def _schedule_quality(event: Event, rounds: dict[int, list[Hanchan]]) -> tuple[seating.Quality | None, int]:
+    """The quality of the schedule as it stands now (after swaps, replacements and late changes), teammates
+    sharing a table included, and how many seated people its "shared opponents" line leaves out (two
+    queries more: who is still in, and the teams).
+
+    Repeats and winds count everyone seated. The fewest opponents shared by two players who never meet
+    is taken over the players there from the first round and still in: a drop-out who sat two rounds, a
+    late arrival or a substitute shares few opponents with anyone, which says nothing about how fair the
+    seating is for the others (the line said "at least 0" after any late change)."""
     if not rounds:
-        return None
+        return None, 0
     index: dict[int, int] = {}
     schedule = []
     for number in sorted(rounds):
@@ -60,7 +74,17 @@ def _schedule_quality(rounds: dict[int, list[Hanchan]]) -> seating.Quality | Non
             seats = sorted(table.seats.all(), key=lambda s: s.seat)
             tables.append(tuple(index.setdefault(s.player_id, len(index)) for s in seats))
         schedule.append(tuple(tables))
-    return seating.quality(seating.Schedule(rounds=tuple(schedule)), len(index))
+    still_in = set(
+        Registration.objects.filter(
+            event=event, is_substitute=False, dropped_out=False, withdrawn_at__isnull=True
+        ).values_list("player_id", flat=True)
+    )
+    first = {index[s.player_id] for table in rounds[min(rounds)] for s in table.seats.all()}
+    among = sorted(i for pk, i in index.items() if pk in still_in and i in first)
+    groups = teams.indexed_groups(event, index)
+    whole = seating.quality(seating.Schedule(rounds=tuple(schedule)), len(index), groups=groups)
+    shared = min_shared_among(schedule, among)
+    return dataclasses.replace(whole, min_shared_opponents=shared), len(index) - len(among)
 
 
 def _players(event: Event) -> Any:
@@ -71,6 +95,7 @@ def _players(event: Event) -> Any:
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     rounds = _rounds(event)
+    quality, left_out = _schedule_quality(event, rounds)
     players = _players(event)
     swap_form = SwapForm()
     swap_form.fields["first"].queryset = swap_form.fields["second"].queryset = players
@@ -88,8 +113,12 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "rounds": rounds,
             "status": tournament.round_status(event),
-            "quality": _schedule_quality(rounds),
-            "seating_form": SeatingForm(initial={"seed": event.seating_seed}),
+            "quality": quality,
+            "left_out": left_out,
+            "has_teams": teams.has_teams(event),
+            # The box says how many rounds are seated (not the form's default), once some are.
+            "seating_form": SeatingForm(initial={"seed": event.seating_seed, "rounds": len(rounds) or 8}),
+            "max_rounds": tournament.MAX_ROUNDS,
             "swap_form": swap_form,
             "replace_form": replace_form,
             "faults": tournament.seating_faults(event),
@@ -101,37 +130,26 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
 def _act(
     request: HttpRequest, event: Event, form: forms.Form, invalid: str, run: Callable[[dict[str, Any]], str]
 ) -> HttpResponse:
-    """Validate ``form``, call the service through ``run`` (which returns the success message), say how it
-    went, and go back to the rounds page: the shape of every tournament action."""
-    if not form.is_valid():
-        details = [
-            f"{form.fields[name].label or name.replace('_', ' ').capitalize()}: {' '.join(errors)}"
-            if name in form.fields
-            else " ".join(errors)
-            for name, errors in form.errors.items()
-        ]
-        messages.error(request, " ".join([invalid, *details]))
-    else:
-        try:
-            done = run(form.cleaned_data)
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        except IntegrityError:
-            # The services check everything they can foresee; what is left is a change made at the
-            # same moment by someone else, which the database refused (and rolled back).
-            messages.error(
-                request,
-                gettext(
-                    "The seating was changed by someone else at the same time: nothing was saved, try again."
-                ),
-            )
-        else:
-            messages.success(request, done)
-    return redirect("tournaments_manage:tournament", event.slug)
+    """A tournament action (:func:`league.views.actions.perform`), back to the tournament page. What the
+    services cannot foresee — a change made at the same moment by someone else, refused by the database
+    and rolled back — is said as such."""
+    return perform(
+        request,
+        form=form,
+        invalid=invalid,
+        run=run,
+        back=reverse("tournaments_manage:tournament", args=[event.slug]),
+        refusals={IntegrityError: lambda exc: str(SEATING_CHANGED_MEANWHILE)},
+    )
+
+
+SEATING_CHANGED_MEANWHILE = gettext_lazy(
+    "The seating was changed by someone else at the same time: nothing was saved, try again."
+)
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def generate(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
 
@@ -145,13 +163,14 @@ def generate(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         event,
         SeatingForm(request.POST),
-        gettext("Rounds: a whole number from 1 to 20; seed: a positive whole number."),
+        gettext("Rounds: a whole number from 1 to %(most)s; seed: a positive whole number.")
+        % {"most": tournament.MAX_ROUNDS},
         run,
     )
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def swap(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     form = SwapForm(request.POST)
@@ -171,7 +190,7 @@ def swap(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def replace(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
     form = ReplaceForm(request.POST)
@@ -193,7 +212,7 @@ def replace(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(tournament_url)
 def swiss(request: HttpRequest, slug: str) -> HttpResponse:
     event = _tournament_or_404(request.user, slug)
 
@@ -229,10 +248,29 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         ),
         key=lambda row: name_sort_key(row[0]),
     )
+    # Players still in but not seated this round sit it out (a late change with fewer tables): the
+    # sheet pinned up says so, or they would look for their name in vain.
+    seated = {seat.player_id for table in tables for seat in table.seats.all()}
+    sitting_out = sorted(
+        (
+            r.player.display_name
+            for r in Registration.objects.filter(
+                event=event, is_substitute=False, dropped_out=False, withdrawn_at__isnull=True
+            ).select_related("player")
+            if r.player_id not in seated
+        ),
+        key=name_sort_key,
+    )
     return render(
         request,
         "tournaments/manage/seating_print.html",
-        {"event": event, "number": number, "tables": tables, "by_player": by_player},
+        {
+            "event": event,
+            "number": number,
+            "tables": tables,
+            "by_player": by_player,
+            "sitting_out": sitting_out,
+        },
     )
 
 

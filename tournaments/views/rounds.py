@@ -14,15 +14,16 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from league.models import Event, Hanchan
 from league.permissions import managed_event_or_404
+from league.views.actions import perform
+from league.views.post_only import post_only
 from scoring import services
 from tournaments import links, rounds
 from tournaments.models import TableLink
@@ -56,12 +57,13 @@ def _game_or_404(event: Event, number: int, pk: int) -> Hanchan:
     return get_object_or_404(Hanchan.objects.select_related("event"), pk=pk, event=event, round_number=number)
 
 
+def _round_url(slug: str, number: int, **_: Any) -> str:
+    """Where a GET on a round action goes (a restored tab): the round's page (see ``post_only``)."""
+    return reverse("tournaments_manage:round", args=[slug, number])
+
+
 def _back(event: Event, number: int) -> HttpResponse:
     return redirect("tournaments_manage:round", event.slug, number)
-
-
-def _error(request: HttpRequest, exc: ValidationError) -> None:
-    messages.error(request, " ".join(exc.messages))
 
 
 def _link_cards(request: HttpRequest, view: RoundView) -> list[dict[str, Any]]:
@@ -136,76 +138,68 @@ def round_tables(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def open_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event_or_404(request.user, slug, number)
-    try:
+
+    def run(data: dict[str, Any]) -> str:
         rounds.open_round(event=event, number=number, user=request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, gettext("Round %(n)s is open: the tables' links work.") % {"n": number})
-    return _back(event, number)
+        return gettext("Round %(n)s is open: the tables' links work.") % {"n": number}
+
+    return perform(request, run=run, back=_round_url(event.slug, number))
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def close_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = _event_or_404(request.user, slug, number)
-    form = CloseRoundForm(request.POST)
-    form.is_valid()  # a checkbox: always valid
-    try:
+
+    def run(data: dict[str, Any]) -> str:
         rounds.close_round(
-            event=event,
-            number=number,
-            user=request.user,
-            allow_unfinished=form.cleaned_data.get("anyway", False),
+            event=event, number=number, user=request.user, allow_unfinished=data.get("anyway", False)
         )
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(
-            request, gettext("Round %(n)s is closed: the tables' links no longer work.") % {"n": number}
-        )
-    return _back(event, number)
+        return gettext("Round %(n)s is closed: the tables' links no longer work.") % {"n": number}
+
+    return perform(request, form=CloseRoundForm(request.POST), run=run, back=_round_url(event.slug, number))
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def issue_links(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Links for the tables that have none (to print the slips before opening the round)."""
     event = _event_or_404(request.user, slug, number)
-    try:
+
+    def run(data: dict[str, Any]) -> str:
         made = links.issue_links(event=event, number=number, user=request.user)
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(
-            request,
-            ngettext("%(count)d link issued.", "%(count)d links issued.", len(made)) % {"count": len(made)},
-        )
-    if request.POST.get("next") == "slips":
-        return redirect("tournaments_manage:slips_print", event.slug, number)
-    return _back(event, number)
+        return ngettext("%(count)d link issued.", "%(count)d links issued.", len(made)) % {"count": len(made)}
+
+    back = (
+        reverse("tournaments_manage:slips_print", args=[event.slug, number])
+        if request.POST.get("next") == "slips"
+        else _round_url(event.slug, number)
+    )
+    return perform(request, run=run, back=back)
 
 
 def _game_action(request: HttpRequest, slug: str, number: int, pk: int, run: Any, done: str) -> HttpResponse:
     """A one-table action: the game checked to be this round's, the service called, the outcome said."""
     event = _event_or_404(request.user, slug, number)
     game = _game_or_404(event, number, pk)
-    try:
+
+    def call(data: dict[str, Any]) -> str:
         run(game, event)
-    except services.GameChanged as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        _error(request, exc)
-    else:
-        messages.success(request, done % {"table": game.table_number})
-    return _back(event, number)
+        return done % {"table": game.table_number}
+
+    return perform(
+        request,
+        run=call,
+        back=_round_url(event.slug, number),
+        refusals={services.GameChanged: lambda exc: str(exc)},
+    )
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def reissue(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     return _game_action(
         request,
@@ -218,7 +212,7 @@ def reissue(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRespon
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def revoke(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     return _game_action(
         request,
@@ -231,7 +225,7 @@ def revoke(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRespons
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def confirm(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     return _game_action(
         request,
@@ -244,7 +238,7 @@ def confirm(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRespon
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def clear_referee(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     return _game_action(
         request,
@@ -257,7 +251,7 @@ def clear_referee(request: HttpRequest, slug: str, number: int, pk: int) -> Http
 
 
 @login_required
-@require_POST
+@post_only(_round_url)
 def give_back(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     form = GiveBackForm(request.POST)
     if not form.is_valid():

@@ -6,7 +6,8 @@ on that link's game only. The entry reuses scoring's forms, templates and — th
 — services, so the table's entry validates, previews and guards against double submits exactly as the
 organiser's does. Every endpoint is rate-limited by client address: a generous limit for the traffic of
 a room of tables (often behind one address), and a strict one on wrong tokens and codes, which is what
-guessing looks like.
+guessing looks like — counted in the database (``tournaments/guessing.py``), so that it holds whatever
+the cache: per-process local memory or ``dummy://``.
 """
 
 from __future__ import annotations
@@ -24,22 +25,23 @@ from django.urls import reverse
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 from django_ratelimit.core import get_usage
 
 from league.engine_text import wind_name
 from league.forms import add_service_errors
 from league.models import Event, Hanchan
+from league.views.post_only import post_only
 from scoring import engine, services
 from scoring.forms import FinalScoresForm, HandForm, ReasonForm
 from scoring.selectors import game_view
 from scoring.views import entry
-from tournaments import links
+from tournaments import guessing, links
 from tournaments.forms import PlayerCodeForm, RefereeForm, TableCodeForm
 from tournaments.models import SeatConfirmation
 
 DEFAULT_RATE = "600/m"  # every request to a token page, per client address
-DEFAULT_FAILURE_RATE = "30/m"  # wrong tokens and codes, per client address
+DEFAULT_FAILURE_RATE = guessing.DEFAULT_RATE  # wrong tokens and codes, per client address
 
 
 # -- who is asking, and how often -----------------------------------------------------------------------
@@ -68,14 +70,14 @@ def _failure_rate(group: str, request: HttpRequest) -> str:
 
 
 def _guessing(request: HttpRequest) -> bool:
-    """Whether this address has used up its wrong tokens and codes for now (counted by ``_failed``)."""
-    usage = get_usage(request, group="table-link-failures", key=_ip_key, rate=_failure_rate)
-    return usage is not None and (usage["should_limit"] or usage["count"] >= usage["limit"])
+    """Whether this address has used up its wrong tokens and codes for now (counted by ``_failed`` in
+    the database, whatever the cache: ``tournaments/guessing.py``)."""
+    return guessing.is_guessing(_ip_key("", request), _failure_rate("", request))
 
 
 def _failed(request: HttpRequest) -> None:
     """Count one wrong token or code against this address."""
-    get_usage(request, group="table-link-failures", key=_ip_key, rate=_failure_rate, increment=True)
+    guessing.count_failure(_ip_key("", request), _failure_rate("", request))
 
 
 def _flooding(request: HttpRequest) -> bool:
@@ -173,6 +175,7 @@ def _page(
         "can_enter": access.can_enter,
         "referee_form": referee_form or RefereeForm(),
         "version": game.version,
+        "given_back": links.given_back(game),
     }
     if access.can_enter:
         if game.entry_mode == Hanchan.EntryMode.HANDS:
@@ -213,14 +216,20 @@ def _back(access: links.TableAccess) -> HttpResponse:
     return redirect("tournaments:table", access.link.token)
 
 
+def _table_url(token: str) -> str:
+    """Where a GET on one of the table's actions goes (a restored tab on a phone): the table's page,
+    which resolves the token itself (see ``post_only``)."""
+    return reverse("tournaments:table", args=[token])
+
+
 @token_view
 @require_http_methods(["GET", "HEAD"])
 def table(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _page(request, access)
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     view = game_view(access.game)
     form = entry.hand_form(view, request.POST)
@@ -232,6 +241,7 @@ def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
                 ip=client_ip(request),
                 expected_version=form.cleaned_data.get("version"),
                 tiles=entry.hand_tiles(form),
+                entry_key=form.cleaned_data.get("entry_key") or "",
             )
         except services.GameChanged as exc:
             return _changed(request, access, exc)
@@ -243,8 +253,8 @@ def hand(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _page(request, access, hand_form=form, status=422)
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def preview(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     """The payments the hand being entered would make (htmx partial), as on the organiser's page."""
     view = game_view(access.game)
@@ -286,24 +296,24 @@ def _reason_action(
     return _page(request, access, **{form_name: form}, status=422)
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def undo(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _reason_action(
         request, access, links.undo_hand, done=gettext("The last hand was removed."), form_name="undo_form"
     )
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def finish(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _reason_action(
         request, access, links.finish_game, done=gettext("The game is handed in."), form_name="finish_form"
     )
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def scores(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     view = game_view(access.game)
     form = FinalScoresForm(request.POST, names=view.names)
@@ -316,6 +326,7 @@ def scores(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
                 chombos=form.chombos if view.rules.chombo == "deduction" else None,
                 ip=client_ip(request),
                 expected_version=form.cleaned_data.get("version"),
+                entry_key=form.cleaned_data.get("entry_key") or "",
             )
         except services.GameChanged as exc:
             return _changed(request, access, exc)
@@ -330,8 +341,8 @@ def scores(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _page(request, access, scores_form=form, status=422)
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def referee(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     form = RefereeForm(request.POST)
     if not form.is_valid():
@@ -341,8 +352,8 @@ def referee(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     return _back(access)
 
 
+@post_only(_table_url)
 @token_view
-@require_POST
 def confirm(request: HttpRequest, access: links.TableAccess) -> HttpResponse:
     """A player confirms the handed-in result with their own code (wrong codes count as guesses)."""
     form = PlayerCodeForm(request.POST)

@@ -4,11 +4,13 @@ fragments below) with no reload and no login, as public as the event's other pag
 
 Query-string options (``rows``, ``columns``, ``top``, ``rotate``, ``refresh``) fit the page to another
 screen or room; a value out of bounds is ignored (the default applies), as a projector's bookmarked URL
-with a typo should still show the wall.
+with a typo should still show the wall. ``teams=1`` adds the team standings slide
+(``tournaments.views.teams.wall_teams``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -24,9 +26,9 @@ from league.permissions import visible_event_or_404
 from scoring.cache import cached_fragment, results_key
 from scoring.standings import hidden_after_round
 from scoring.views.public import login_for_members_only
-from tournaments import projector
+from tournaments import projector, stages
 from tournaments.clock import clock_state
-from tournaments.models import Round
+from tournaments.models import Round, Stage
 
 DEFAULTS = {"rows": 18, "columns": 4, "top": 16, "rotate": 15, "refresh": 30}
 
@@ -42,6 +44,8 @@ class WallOptions(forms.Form):
     round = forms.IntegerField(min_value=1, max_value=999, required=False)
     compact = forms.BooleanField(required=False)
     header = forms.BooleanField(required=False)
+    teams = forms.BooleanField(required=False)  # the team standings slide too (tournaments/views/teams.py)
+    stage = forms.IntegerField(min_value=1, max_value=99, required=False)  # one stage's standings
 
 
 def options(request: HttpRequest) -> dict[str, Any]:
@@ -53,7 +57,15 @@ def options(request: HttpRequest) -> dict[str, Any]:
         for name, value in getattr(form, "cleaned_data", {}).items()
         if name not in form.errors and value is not None
     }
-    return {**DEFAULTS, "round": None, "compact": False, "header": False, **chosen}
+    return {
+        **DEFAULTS,
+        "round": None,
+        "compact": False,
+        "header": False,
+        "teams": False,
+        "stage": None,
+        **chosen,
+    }
 
 
 def _tournament(request: HttpRequest, slug: str) -> Event:
@@ -88,12 +100,22 @@ def _seating_context(event: Event, shown: Round | None, chosen: dict[str, Any]) 
     }
 
 
-def _standings_html(event: Event, chosen: dict[str, Any]) -> SafeString:
-    """The standings slide, rendered once per results version (and hidden-standings state) through the
-    page cache: a room's worth of walls and phones polling it costs one computation per change."""
+def ranked_slide_html(
+    event: Event,
+    chosen: dict[str, Any],
+    *,
+    slide: str,
+    ranked: Callable[[], list[Any]],
+    template: str,
+    extra: dict[str, Any] | None = None,
+) -> SafeString:
+    """A wall slide of standings (players, teams, or one stage's players), its top ``chosen["top"]``
+    laid out in columns of ``chosen["rows"]``, rendered once per results version (and hidden-standings
+    state) through the page cache: a room's worth of walls and phones polling it costs one computation
+    per change. ``extra``: more of the template's context (a stage's slide: the stage)."""
 
     def render_slide() -> str:
-        top = projector.standings_top(event, chosen["top"])
+        top = ranked()[: chosen["top"]]
         rows = min(len(top), chosen["rows"]) or 1
         context = {
             "standings": top,
@@ -101,11 +123,53 @@ def _standings_html(event: Event, chosen: dict[str, Any]) -> SafeString:
             "standings_columns": -(-len(top) // rows) or 1,
             "hidden_after_round": hidden_after_round(event),
             "top": chosen["top"],
+            **(extra or {}),
         }
-        return render_to_string("tournaments/public/wall_standings.html", context)
+        return render_to_string(template, context)
 
-    key = (*results_key(event), "wall-standings", chosen["top"], chosen["rows"])
+    key = (*results_key(event), slide, chosen["top"], chosen["rows"])
     return cached_fragment(key, render_slide)
+
+
+def _standings_html(event: Event, chosen: dict[str, Any]) -> SafeString:
+    """The standings slide (see :func:`ranked_slide_html`)."""
+    return ranked_slide_html(
+        event,
+        chosen,
+        slide="wall-standings",
+        ranked=lambda: projector.standings_top(event, chosen["top"]),
+        template="tournaments/public/wall_standings.html",
+    )
+
+
+def shown_stage(event: Event, found: list[Stage], chosen: dict[str, Any]) -> Stage | None:
+    """The stage whose standings the wall shows: ``?stage=N`` if the event has it, else the latest
+    stage whose players are known (the one before is closed); None for an event of one stage, whose
+    wall shows the event's standings as it always has."""
+    if chosen["stage"] is not None:
+        return next((s for s in found if s.order == chosen["stage"]), None)
+    if len(found) == 1:
+        return None
+    current = found[0]
+    for before, stage in zip(found, found[1:], strict=False):
+        if before.closed_at is not None:
+            current = stage
+    return current
+
+
+def stage_html(event: Event, found: list[Stage], stage: Stage, chosen: dict[str, Any]) -> SafeString:
+    """The wall's slide of one stage: its top N by points with the carry-over (see
+    :func:`ranked_slide_html`; closing a stage writes the history, which moves the results version on)."""
+    return ranked_slide_html(
+        event,
+        chosen,
+        slide=f"wall-stage-{stage.order}",
+        ranked=lambda: [
+            r for r in stages.stage_standings(event, stage, stages=found, public=True) if r.ranked
+        ],
+        template="tournaments/public/wall_stage.html",
+        extra={"stage": stage},
+    )
 
 
 @login_for_members_only
@@ -116,6 +180,15 @@ def wall(request: HttpRequest, slug: str) -> HttpResponse:
     shown = projector.shown_round(event)
     clock = clock_state(shown, time_limit=event.rules.time_limit) if shown is not None else None
     layout = {key: chosen[key] for key in ("rows", "columns")}
+    found = stages.stages_of(event)  # one query: which stage's standings the wall shows
+    stage = shown_stage(event, found, chosen)
+    if stage is None:
+        standings_url = _url("tournaments:wall_standings", event, top=chosen["top"], **layout)
+        standings_html = _standings_html(event, chosen)
+    else:
+        url = reverse("tournaments:wall_stage", args=[event.slug, stage.order])
+        standings_url = f"{url}?{urlencode({'top': chosen['top'], **layout})}"
+        standings_html = stage_html(event, found, stage, chosen)
     return render(
         request,
         "tournaments/public/wall.html",
@@ -125,13 +198,17 @@ def wall(request: HttpRequest, slug: str) -> HttpResponse:
             "clock_url": _url("tournaments:clock", event),
             "compact_clock_url": _url("tournaments:clock", event, compact=True, header=True),
             "seating_url": _url("tournaments:wall_seating", event, **layout),
-            "standings_url": _url("tournaments:wall_standings", event, top=chosen["top"], **layout),
+            "standings_url": standings_url,
+            # ?teams=1: the team standings slide, loaded by its own poll.
+            "teams_url": _url("tournaments:wall_teams", event, top=chosen["top"], **layout)
+            if chosen["teams"]
+            else None,
             "rotate": chosen["rotate"],
             # The standings poll every ``refresh`` seconds, the seating (which changes less) half as often.
             "refresh": chosen["refresh"],
             "refresh_seating": chosen["refresh"] * 2,
             **_seating_context(event, shown, chosen),
-            "standings_html": _standings_html(event, chosen),
+            "standings_html": standings_html,
         },
     )
 

@@ -9,16 +9,14 @@ from scoring.engine import EngineError
 from scoring.engine.logs import read_log
 from scoring.management.contract import CommandFailed, ContractCommand, printable, read_log_bytes
 
-"""What is read of a file at most; the log reader refuses anything above its own, smaller limit."""
-
 
 class Command(ContractCommand):
     help = (
-        "Convert an online game log to a game record (game-record.md) and print it as JSON: Tenhou's "
+        "Convert an online game log to a game record (docs/game-record.md) and print it as JSON: Tenhou's "
         "tenhou.net/6 JSON (as the Tenhou viewer and tensoul, the Mahjong Soul converter, write it) or "
         "Tenhou's mjlog XML, plain or gzip. The record replays to exactly the log's score changes and final "
         "scores; a log that does not is refused with the hand that differs. A file holding several games "
-        "prints a JSON list of records. '-' reads standard input."
+        "prints a JSON list of records. '-' reads standard input. A file is read up to 8 MB."
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]

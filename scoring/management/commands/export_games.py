@@ -49,7 +49,7 @@ def export_record(hanchan: Hanchan) -> dict[str, Any]:
 
 class Command(ContractCommand):
     help = (
-        "Print an event's finished games as a JSON list of game records (game-record.md), oldest played "
+        "Print an event's finished games as a JSON list of game records (docs/game-record.md), oldest played "
         "first, "
         "players named by display name. Importing the output into an empty event with the same ruleset "
         "reproduces the standings."

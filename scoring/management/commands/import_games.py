@@ -1,7 +1,7 @@
 """``manage.py import_games --event SLUG [--format record|tenhou6|mjlog] FILE…``: store games as finished
 hanchans of an event.
 
-By default the files hold game records (game-record.md), as ``export_games`` and ``convert_log`` write
+By default the files hold game records (docs/game-record.md), as ``export_games`` and ``convert_log`` write
 them. ``--format tenhou6`` or ``--format mjlog`` reads online logs instead (Tenhou's tenhou.net/6 JSON, as
 tensoul writes Mahjong Soul games too, or Tenhou's mjlog XML, plain or gzip) through the same reader as
 ``convert_log``; their players are matched by online name (Tenhou name, Mahjong Soul nickname or friend
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -24,6 +25,7 @@ from scoring.engine.logs.reader import GZIP_MAGIC
 from scoring.engine.record import parse_json
 from scoring.imports import ImportFailed, import_records
 from scoring.management.contract import (
+    MAX_RECORDS_BYTES,
     CommandFailed,
     ContractCommand,
     printable,
@@ -34,18 +36,19 @@ from scoring.management.contract import (
 
 FORMATS = ("record", "tenhou6", "mjlog")
 FORMAT_NAMES = {"tenhou6": "tenhou.net/6 JSON", "mjlog": "Tenhou's mjlog XML"}
-"""What is read of a log file at most; the log reader refuses anything above its own, smaller limit."""
 
 
 class Command(ContractCommand):
     help = (
         "Import games as finished games of an event, all or nothing. By default each FILE holds game "
-        "records (game-record.md): one record or a JSON list of them (export_games' output). With --format "
+        "records (docs/game-record.md): one record or a JSON list of them (export_games' output). With "
+        "--format "
         "tenhou6 or --format mjlog each FILE is an online log (tenhou.net/6 JSON, also Mahjong Soul via "
         "tensoul; Tenhou's mjlog XML, plain or gzip), converted as convert_log does. Players are matched by "
         "display name (or an 8-digit EMA number) — for logs by Tenhou name, Mahjong Soul nickname or friend "
         "ID first — among the event's registered players, then the club's players. A log already imported "
-        'in the event is refused. \'-\' reads standard input. Prints {"imported": N, "hanchans": [ids]}.'
+        "in the event is refused. '-' reads standard input. A file of records is read up to 64 MB, a log "
+        'up to 8 MB. Prints {"imported": N, "hanchans": [ids]}.'
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
@@ -64,6 +67,12 @@ class Command(ContractCommand):
             help="create unknown players in the event's club and register them (otherwise an error)",
         )
         parser.add_argument("--user", metavar="USERNAME", help="who the history entries name")
+        parser.add_argument(
+            "--progress",
+            action="store_true",
+            help="print 'stored N games' on standard error after each chunk of games checked and written "
+            "(nothing is committed before the end; a failure comes after these lines)",
+        )
 
     def handle(  # type: ignore[no-untyped-def]
         self,
@@ -73,6 +82,7 @@ class Command(ContractCommand):
         file_format: str = "record",
         create_players: bool = False,
         user: str | None = None,
+        progress: bool = False,
         **options: Any,
     ):
         target = Event.objects.select_related("club").filter(slug=text_option(event, "--event")).first()
@@ -83,22 +93,38 @@ class Command(ContractCommand):
             who = get_user_model().objects.filter(username=text_option(user, "--user")).first()
             if who is None:
                 raise CommandFailed(f"user {user!r} does not exist")
-        sources = []
-        for path in files:
-            label = printable(path)  # the history names the file: no lone surrogate may reach the database
-            if file_format == "record":
-                text = read_source(path)
-                try:
-                    sources.append((label, parse_json(text)))  # deep nesting, huge numbers: one line each
-                except RecordError as exc:
-                    raise CommandFailed(f"{label}: {exc}") from None
-            else:
-                sources.append((label, _log_records(path, label, file_format)))
         try:
-            hanchans = import_records(event=target, sources=sources, create_players=create_players, user=who)
+            hanchans = import_records(
+                event=target,
+                sources=_sources(files, file_format),
+                create_players=create_players,
+                user=who,
+                progress=self._progress if progress else None,
+            )
         except ImportFailed as exc:
             raise CommandFailed(str(exc)) from None
         self.stdout.write(json.dumps({"imported": len(hanchans), "hanchans": [h.pk for h in hanchans]}))
+
+    def _progress(self, stored: int) -> None:
+        self.stderr.write(f"stored {stored} games")
+        self.stderr.flush()
+
+
+def _sources(files: list[str], file_format: str) -> Iterator[tuple[str, Any]]:
+    """Each file's records, read when the import gets to it: one file in memory at a time (a failure to
+    read one rolls back what the import wrote before it)."""
+    for path in files:
+        label = printable(path)  # the history names the file: no lone surrogate may reach the database
+        if file_format == "record":
+            text = read_source(path, limit=MAX_RECORDS_BYTES)
+            try:
+                data = parse_json(text)  # deep nesting, huge numbers: one line each
+            except RecordError as exc:
+                raise CommandFailed(f"{label}: {exc}") from None
+            del text
+            yield label, data
+        else:
+            yield label, _log_records(path, label, file_format)
 
 
 def _log_records(path: str, label: str, file_format: str) -> Any:

@@ -10,9 +10,10 @@ from scoring.management.contract import CommandFailed, ContractCommand, read_sou
 
 class Command(ContractCommand):
     help = (
-        "Replay game records (game-record.md) and print, per record, every hand's round, dealer, honba, "
+        "Replay game records (docs/game-record.md) and print, per record, every hand's round, dealer, honba, "
         "sticks, deltas and scores, whether the game is over, and the final result. One file prints one "
-        "JSON object; several print one object per line. '-' reads standard input."
+        "JSON object; several print one object per line. '-' reads standard input. A file is read up to "
+        "8 MB."
     )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ Same rows, columns, order and cell text as the page and its CSV download (they s
 :mod:`scoring.tables`), and the same filters read through the same :class:`~scoring.filters.StandingsFilter`,
 so a script checking our standings compares like with like. ``--format csv`` prints the download's content:
 the same characters, numbers written plainly (``-20.0``, never ``+`` nor the typographic minus), only
-without the download's byte-order mark: scripts read standard output, and game-record.md's contract (JSON
+without the download's byte-order mark: scripts read standard output, and docs/game-record.md §7 (JSON
 or CSV on standard output) promises none. ``--format json`` prints a list of objects keyed by the CSV
 header, whose values are the page's cell text (``+23.4``, ``−20.0``), as it has always been.
 """

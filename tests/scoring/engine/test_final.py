@@ -1,4 +1,4 @@
-"""Final result of a game (rules.md §6): leftover sticks, placement and ties, uma, oka, penalties."""
+"""Final result of a game (docs/rules.md §6): leftover sticks, placement and ties, uma, oka, penalties."""
 
 from __future__ import annotations
 
@@ -15,17 +15,24 @@ NO_PENALTIES = (0, 0, 0, 0)
 
 
 def check_result(final, rules, penalties=NO_PENALTIES) -> None:
-    """results = scores − return + uma + oka + penalties; uma and oka hand out exactly what the rules say."""
+    """results = scores − return + uma + oka + rounding + penalties; uma and oka hand out exactly what
+    the rules say, and the rounding to thousands (Tenhou's points) sums to 0."""
     for s in range(4):
         assert final.results[s] == (
-            final.scores[s] - rules.return_points + final.uma[s] + final.oka[s] + penalties[s]
+            final.scores[s]
+            - rules.return_points
+            + final.uma[s]
+            + final.oka[s]
+            + final.rounding[s]
+            + penalties[s]
         )
+    assert sum(final.rounding) == 0
     assert sum(final.uma) == sum(rules.uma) == 0
     assert sum(final.oka) == rules.oka
     assert tuple(final.penalties) == tuple(penalties)
 
 
-# -- the tie table of rules.md §6 (EMA) --------------------------------------------------------------
+# -- the tie table of docs/rules.md §6.5 (EMA) -------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -59,7 +66,7 @@ def test_ema_tie_table(preset, scores, expected_places, uma):
 
 
 def test_ema_tie_table_as_in_rules_md_by_place():
-    """The rules.md table gives uma "by place": sorted best first, they read +15000, 0, 0, −15000 etc."""
+    """docs/rules.md §6.5 gives uma by seat; sorted best first (by place) they read +15000, 0, 0, −15000."""
     final = final_result((28000, 28000, 37000, 27000), 0, NO_PENALTIES, EMA2016)
     assert sorted(final.uma, reverse=True) == [15000, 0, 0, -15000]
 
@@ -377,6 +384,88 @@ def test_to_dict():
         "penalties": [0, 0, 0, 0],
         "results": [28000, 5000, -8000, -25000],
     }
+
+
+# -- Tenhou's points: rounded to whole thousands ---------------------------------------------------------
+
+
+def test_tenhou_rounds_to_thousands_as_tenhou_showed_the_game():
+    """Issue 23's game: Tenhou showed −20, +16, −45, +49 where exact points are −19.9, +15.8, −44.8, +48.9."""
+    final = final_result((20100, 35800, 5200, 38900), 0, NO_PENALTIES, TENHOU)
+    assert final.places == (3, 2, 4, 1)
+    assert final.results == (-20000, 16000, -45000, 49000)
+    assert final.rounding == (-100, 200, -200, 100)
+    assert final.uma == (-10000, 10000, -20000, 20000) and final.oka == (0, 0, 0, 20000)  # as the rules say
+    check_result(final, TENHOU)
+    exact = final_result(
+        (20100, 35800, 5200, 38900), 0, NO_PENALTIES, make_ruleset("tenhou", {"round_to_thousands": False})
+    )
+    assert exact.results == (-19900, 15800, -44800, 48900)
+    assert exact.rounding == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("scores", "results"),
+    [
+        # 31 500 → +1.5 → +2 and 24 500 → −5.5 → −5: a half goes upwards, on either side of zero
+        pytest.param((34000, 31500, 24500, 10000), (43000, 12000, -15000, -40000), id="halves-up"),
+        pytest.param((34100, 31400, 24400, 10100), (45000, 11000, -16000, -40000), id="below-half"),
+        pytest.param((33900, 31600, 24600, 9900), (43000, 12000, -15000, -40000), id="above-half"),
+        # seat order breaks the tie for first: seat 0 is first and takes the rest, seat 1 is rounded
+        pytest.param((30500, 30500, 24500, 14500), (39000, 11000, -15000, -35000), id="tie-for-first"),
+        pytest.param((15500, 34500, 34500, 15500), (-24000, 43000, 15000, -34000), id="two-pairs"),
+    ],
+)
+def test_tenhou_rounding(scores, results):
+    final = final_result(scores, 0, NO_PENALTIES, TENHOU)
+    assert final.results == results
+    assert sum(final.results) == 0
+    assert all(r % 1000 == 0 for r in final.results)
+    check_result(final, TENHOU)
+
+
+def test_tenhou_rounding_after_the_sticks_and_before_the_penalties():
+    """Leftover sticks go to first place before the rounding; a penalty comes off after it, unrounded."""
+    final = final_result((33000, 30500, 24500, 10000), 2, (0, 0, -1500, 0), TENHOU)
+    assert final.scores == (35000, 30500, 24500, 10000)
+    assert final.results == (44000, 11000, -15000 - 1500, -40000)
+    assert final.rounding == (-1000, 500, 500, 0)
+    assert sum(final.results) == -1500
+    check_result(final, TENHOU, (0, 0, -1500, 0))
+
+
+def test_rounding_with_a_tie_for_first_shared_like_uma():
+    """Turned on under split ties, players tied for first share what the rounding moved, by 100s."""
+    rules = make_ruleset("ema2016", {"round_to_thousands": True})
+    final = final_result((40500, 40500, 24500, 14500), 0, NO_PENALTIES, rules)
+    assert final.places == (1, 1, 3, 4)
+    assert final.rounding == (-500, -500, 500, 500)
+    assert final.results == (20000, 20000, -10000, -30000)
+    check_result(final, rules)
+
+
+def test_rounding_only_shows_in_the_output_when_it_moved_a_result():
+    """``replay`` writes ``rounding`` beside uma and oka when it moved something, so that results =
+    scores − return + uma + oka + rounding + penalties stays readable; a game it did not move prints as
+    before (the published tenhou example among them)."""
+    moved = final_result((20100, 35800, 5200, 38900), 0, NO_PENALTIES, TENHOU).to_dict()
+    assert moved["rounding"] == [-100, 200, -200, 100]
+    assert moved["results"] == [-20000, 16000, -45000, 49000]
+    still = final_result((73000, 25000, 25000, -23000), 0, NO_PENALTIES, TENHOU).to_dict()
+    assert "rounding" not in still
+
+
+def test_exact_points_everywhere_but_tenhou():
+    """EMA, WRC, M-League and Mahjong Soul keep exact points (Mahjong Soul shows them to one decimal,
+    32 700 → +7.7, which is a whole number of hundreds)."""
+    assert [
+        name
+        for name in ("ema2016", "ema2025", "wrc2022", "mleague", "mahjongsoul", "tenhou")
+        if make_ruleset(name).round_to_thousands
+    ] == ["tenhou"]
+    # A Mahjong Soul friendly room's game, as its result screen shows it: −7.3, +3.2, +39.1, −35.0.
+    final = final_result((22700, 23200, 49100, 5000), 0, NO_PENALTIES, make_ruleset("mahjongsoul"))
+    assert final.results == (-7300, 3200, 39100, -35000)
 
 
 def test_final_scores_must_add_up_to_the_start_less_the_sticks_left():

@@ -1,4 +1,4 @@
-"""Every outcome of a hand and the flow of a game (rules.md §2–§5), under each preset that differs.
+"""Every outcome of a hand and the flow of a game (docs/rules.md §2–§5), under each preset that differs.
 
 Every replay goes through ``play``, which also checks the invariant that no point is created or lost at
 the table: after every hand, the four scores plus the riichi sticks on the table add up to 4 × start.
@@ -88,7 +88,7 @@ PROBE = Hand.draw((0, 1, 2, 3))  # a hand that moves nothing, to look at the sta
 )
 @pytest.mark.parametrize("preset", ["ema2016", "tenhou", "wrc2022"])
 def test_single_win(preset, honba, hand, deltas):
-    """Ron: +300 per honba from the discarder; tsumo: +100 per honba from each payer (rules.md §1)."""
+    """Ron: +300 per honba from the discarder; tsumo: +100 per honba from each payer (docs/rules.md §1.2)."""
     result = play([*honba_draws(honba), hand, PROBE], preset)
     won, after = result.hands[honba], result.hands[honba + 1]
     assert (won.round, won.dealer, won.honba, won.sticks) == ("E1", 0, honba, 0)

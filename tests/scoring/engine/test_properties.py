@@ -1,8 +1,8 @@
 """Property tests of the engine over random legal games, under every preset.
 
 Hand-written examples only cover the cases someone thought of; these check the invariants of
-rules.md and game-record.md (points are conserved, results add up to the penalties, places follow the
-scores, replay is deterministic, records survive a write/read cycle, nothing is played after the end)
+docs/rules.md and docs/game-record.md (points are conserved, results add up to the penalties, places follow
+the scores, replay is deterministic, records survive a write/read cycle, nothing is played after the end)
 on thousands of generated games. Games come from the engine's own generator (seed drawn by hypothesis)
 and from a hypothesis strategy that builds hands directly, which reaches the rare cases the generator
 seldom draws (triple ron, pao on a double yakuman tsumo, several nagashi, reverse-mangan chombo, …).
@@ -41,6 +41,7 @@ from scoring.engine import (
     record_from_dict,
     replay_output,
 )
+from scoring.engine.final import FinalResult
 from scoring.engine.generator import random_game
 from scoring.engine.ruleset import PAO_YAKU
 from scoring.engine.value import VALID_FU
@@ -148,7 +149,7 @@ def built_games(draw: st.DrawFn) -> GameRecord:
 
 
 def expected_lost(rules: Ruleset, scores: tuple[int, ...] | list[int], sticks: int) -> int:
-    """Points of leftover sticks nobody receives (rules.md §6.1): all of them where sticks are lost;
+    """Points of leftover sticks nobody receives (docs/rules.md §6.1): all of them where sticks are lost;
     otherwise only the remainder of a split between tied leaders (shares rounded down to 100)."""
     pot = 1000 * sticks
     if pot == 0:
@@ -163,7 +164,7 @@ def expected_lost(rules: Ruleset, scores: tuple[int, ...] | list[int], sticks: i
 
 
 def expected_penalties(record: GameRecord) -> list[int]:
-    """Chombo deductions derived from the chombo hands plus the record's extra penalties (game-record.md)."""
+    """Chombo deductions derived from the chombo hands plus the record's penalties (docs/game-record.md)."""
     total = list(record.penalty_points())
     if record.rules.chombo == "deduction":
         for hand in record.hands:
@@ -195,7 +196,7 @@ def check_table(record: GameRecord) -> None:
 
 
 def check_final(record: GameRecord) -> None:
-    """Final scores, places, uma, oka, penalties and results as rules.md §6 defines them."""
+    """Final scores, places, uma, oka, penalties and results as docs/rules.md §6 defines them."""
     rules = record.rules
     played = record.replay()
     assert played.state is not None
@@ -241,7 +242,26 @@ def check_final(record: GameRecord) -> None:
         if pl[seat] != 1:
             assert final.oka[seat] == 0
         expected = final.scores[seat] - rules.return_points + final.uma[seat] + final.oka[seat]
-        assert final.results[seat] == expected + penalties[seat]
+        assert final.results[seat] == expected + final.rounding[seat] + penalties[seat]
+    check_rounding(final, rules)
+
+
+def check_rounding(final: FinalResult, rules: Ruleset) -> None:
+    """Rounding to thousands (Tenhou's points): every seat but first place rounded to the nearest
+    thousand, halves upwards; first place takes the rest, so the rounding sums to 0. Off, it moves
+    nothing and ``replay`` does not write it."""
+    assert sum(final.rounding) == 0
+    if not rules.round_to_thousands:
+        assert final.rounding == (0, 0, 0, 0)
+        assert "rounding" not in final.to_dict()
+        return
+    for seat in range(4):
+        if final.places[seat] != 1:
+            before = final.scores[seat] - rules.return_points
+            after = before + final.rounding[seat]
+            assert after % 1000 == 0
+            assert -500 < final.rounding[seat] <= 500  # the nearest thousand, a half upwards
+            assert final.results[seat] - final.penalties[seat] == after + final.uma[seat]
 
 
 def check_round_trip(record: GameRecord) -> None:
@@ -272,7 +292,7 @@ def test_points_are_conserved_after_every_hand(
 @FEW
 @given(seed=seeds, stop_early=stop_chances, penalty_chance=penalty_chances)
 def test_final_result_adds_up(preset: str, seed: int, stop_early: float, penalty_chance: float) -> None:
-    """Results sum to the penalties (less lost sticks); places, uma and oka follow rules.md §6."""
+    """Results sum to the penalties (less lost sticks); places, uma and oka follow docs/rules.md §6."""
     check_final(generated_game(preset, seed, stop_early, penalty_chance))
 
 
@@ -283,7 +303,7 @@ def test_results_sum_exactly_to_penalties_when_sticks_go_to_a_single_leader(
     preset: str, seed: int, stop_early: float, penalty_chance: float
 ) -> None:
     """With one leader taking the leftover sticks, final scores are exactly 4 × start and results sum
-    exactly to chombo deductions plus record penalties (the EMA reconciliation of rules.md §9)."""
+    exactly to chombo deductions plus record penalties (the EMA reconciliation of docs/rules.md §9.3)."""
     record = generated_game(preset, seed, stop_early, penalty_chance)
     played = record.replay()
     assert played.state is not None
@@ -292,6 +312,49 @@ def test_results_sum_exactly_to_penalties_when_sticks_go_to_a_single_leader(
     final = played.final(record.penalty_points())
     assert sum(final.scores) == 4 * record.rules.start_points
     assert sum(final.results) == sum(expected_penalties(record))
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@FEW
+@given(seed=seeds, stop_early=stop_chances, penalty_chance=penalty_chances)
+def test_rounding_to_thousands_moves_results_only_where_it_is_on(
+    preset: str, seed: int, stop_early: float, penalty_chance: float
+) -> None:
+    """The same game under the preset with rounding off and on: off, the results are the exact points
+    (scores − return + uma + oka + penalties, as every preset but tenhou plays); on, each result moves
+    by less than a thousand except first place's, and the four still sum to exactly the same total."""
+    record = generated_game(preset, seed, stop_early, penalty_chance)
+    penalties = record.penalty_points()
+    played = {
+        on: GameRecord(
+            rules=make_ruleset(preset, {"round_to_thousands": on}),
+            hands=record.hands,
+            penalties=record.penalties,
+        )
+        .replay()
+        .final(penalties)
+        for on in (False, True)
+    }
+    exact, rounded = played[False], played[True]
+    rules = make_ruleset(preset, {"round_to_thousands": False})
+    assert exact.results == tuple(
+        exact.scores[s] - rules.return_points + exact.uma[s] + exact.oka[s] + exact.penalties[s]
+        for s in range(4)
+    )
+    assert (exact.scores, exact.places, exact.uma, exact.oka, exact.penalties) == (
+        rounded.scores,
+        rounded.places,
+        rounded.uma,
+        rounded.oka,
+        rounded.penalties,
+    )
+    assert sum(rounded.results) == sum(exact.results)
+    for seat in range(4):
+        if rounded.places[seat] != 1:
+            assert abs(rounded.results[seat] - exact.results[seat]) <= 500
+    check_rounding(rounded, make_ruleset(preset, {"round_to_thousands": True}))
+    if PRESETS[preset]["round_to_thousands"] is False:
+        assert record.replay().final(penalties) == exact  # the preset itself keeps exact points
 
 
 @FEW
@@ -343,7 +406,7 @@ def further_hand(kind: str, seat: int) -> dict[str, Any]:
 @FEW
 @given(seed=seeds, kind=st.sampled_from(["draw", "tsumo", "ron"]), seat=seats)
 def test_game_played_to_its_end_is_finished_and_closed(preset: str, seed: int, kind: str, seat: int) -> None:
-    """A finished game accepts no further hand (game-record.md: such a record is invalid)."""
+    """A finished game accepts no further hand (docs/game-record.md §2: such a record is invalid)."""
     record = generated_game(preset, seed, 0.0, 0.0)
     assume(len(record.hands) < MAX_HANDS)  # the generator's cap, not the end of the game
     assert record.replay().finished

@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 ENGINE = REPO / "scoring" / "engine"
-ALLOWED_THIRD_PARTY = {"mahjong"}  # PyPI, MIT, no dependencies (rules.md §1)
+ALLOWED_THIRD_PARTY = {"mahjong"}  # PyPI, MIT, no dependencies (docs/rules.md §1.4)
 PROJECT_PACKAGES = {"config", "league", "scoring", "tests", "bench"}
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
 

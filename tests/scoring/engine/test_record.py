@@ -1,10 +1,10 @@
-"""Reading and writing game records (the game-record contract), checked against its published examples.
+"""Reading and writing game records (the game-record contract), checked against its worked examples.
 
-The record is a public contract: scripts outside Tenbou compare ``replay``'s answers with the worked
-examples published with it, so the engine's output must equal them exactly. Those examples, and the two
-JSON blocks of the contract document itself (its example record and the replay it prints), are kept as
-fixtures under ``tests/scoring/fixtures`` (``examples/`` and ``game-record/``), so that the repository
-is tested on its own; they are copied again whenever the published documents change.
+The record is a public contract (docs/game-record.md): scripts outside Tenbou compare ``replay``'s answers
+with the worked examples of the contract, so the engine's output must equal them exactly. Those examples
+(docs/game-record.md §9), and the two JSON blocks of the document itself (its example record and the
+replay it prints, docs/game-record.md §1 and §6), are fixtures under ``tests/scoring/fixtures``
+(``examples/`` and ``game-record/``); ``tests/test_docs.py`` checks that the document shows the same.
 """
 
 from __future__ import annotations
@@ -48,14 +48,14 @@ def read_json(path: Path) -> Any:
 
 
 def doc_record() -> dict[str, Any]:
-    """game-record.md's example record (its first JSON block), a fresh copy on every call."""
+    """The example record of docs/game-record.md §1, a fresh copy on every call."""
     record = read_json(DOC_DIR / "example.json")
     assert len(record["hands"]) == 7
     return record
 
 
 def doc_replay() -> dict[str, Any]:
-    """game-record.md's ``replay`` output (its second JSON block): the example's first hand under ema2016."""
+    """The ``replay`` output of docs/game-record.md §6: the example's first hand under ema2016."""
     return read_json(DOC_DIR / "example-first-hand.expected.json")
 
 
@@ -96,11 +96,11 @@ def test_example_round_trips(name: str) -> None:
     assert replay_output(again) == replay_output(record)
 
 
-# -- the example of game-record.md ----------------------------------------------------------------------
+# -- the example of docs/game-record.md -----------------------------------------------------------------
 
 
 def test_doc_example_replay_of_first_hand() -> None:
-    """game-record.md's replay output is that of its example's first hand under ema2016."""
+    """docs/game-record.md's replay output is that of its example's first hand under ema2016."""
     data = {**doc_record(), "rules": "ema2016"}
     data["hands"] = data["hands"][:1]
     del data["penalties"]
@@ -131,7 +131,7 @@ def test_doc_example_parses_and_round_trips(rules: dict[str, Any]) -> None:
 
 
 def test_doc_example_values() -> None:
-    """Hand by hand under ema2016 with abortive draws and nagashi, worked from rules.md."""
+    """Hand by hand under ema2016 with abortive draws and nagashi, worked from docs/rules.md."""
     record = record_from_dict({**doc_record(), "rules": DOC_RULES[0]})
     out = replay_output(record)
     rows = [(h["round"], h["dealer"], h["honba"], h["sticks"], h["deltas"]) for h in out["hands"]]
@@ -150,7 +150,7 @@ def test_doc_example_values() -> None:
     final = out["final"]
     assert final["scores"] == [16800, 30600, 11300, 61300]  # the four sticks to Dan, first
     assert final["places"] == [3, 2, 4, 1]
-    # the chombo hand's deduction and the record's penalty are both applied (see game-record.md:
+    # the chombo hand's deduction and the record's penalty are both applied (see docs/game-record.md §1:
     # `penalties` are extra penalties; chombo deductions come from the chombo hands)
     expected = [0, 0, -20000, 0]  # Cho's chombo hand, a deduction after uma
     for penalty in doc_record().get("penalties", []):
@@ -281,7 +281,7 @@ def test_canonical_writing_keeps_what_was_given() -> None:
 
 
 def test_fu_may_be_omitted_from_five_han() -> None:
-    """game-record.md: ``fu`` may be omitted when han ≥ 5, and not below."""
+    """docs/game-record.md §3: ``fu`` may be omitted when han ≥ 5, and not below."""
     record = record_from_dict(record_with("ema2016", {"result": "tsumo", "winner": 1, "han": 5}))
     assert replay_output(record)["hands"][0]["deltas"] == [-4000, 8000, -2000, -2000]
     with pytest.raises(RecordError) as caught:
@@ -307,7 +307,7 @@ def test_empty_record_replays_to_start() -> None:
     assert out["final"]["results"] == [0, 0, 0, 0]
 
 
-# -- limits (game-record.md "Limits": one place, the reader, so that replay, import and the web agree) ----
+# -- limits (docs/game-record.md §4: one place, the reader, so that replay, import and the web agree) -----
 
 OK_HAND = {"result": "draw", "tenpai": [0]}
 ALL_TENPAI = {"result": "draw", "tenpai": [0, 1, 2, 3]}  # the dealer stays: the game never ends

@@ -1,4 +1,4 @@
-"""Rulesets (rules.md §7): the presets' key values, validated overrides, specs and their round trip."""
+"""Rulesets (docs/rules.md §7): the presets' key values, validated overrides, specs and their round trip."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ PRESET_NAMES = ["ema2016", "ema2025", "wrc2022", "mleague", "tenhou"]
 BIG_TWO = ("daisangen", "daisuushii")
 BIG_TWO_AND_KANS = ("daisangen", "daisuushii", "suukantsu")
 
-# rules.md §7, one column per preset. Values marked [U] in rules.md without a value (mleague abortive
-# draws / nagashi) are not listed: they are the preset's data, not a documented fact.
+# docs/rules.md §7, one column per preset. Unverified values docs/rules.md does not state (mleague's
+# abortive draws / nagashi) are not listed: they are the preset's data, not a documented fact.
 EXPECTED: dict[str, dict[str, object]] = {
     "ema2016": {
         "start_points": 30000,
@@ -434,3 +434,44 @@ def test_oversized_specs_are_refused():
         ruleset_from_spec({"preset": "ema2016", **{f"k{i}": 1 for i in range(1000)}})
     with pytest.raises(RulesetError):
         make_ruleset("ema2016", ["start_points"])  # type: ignore[arg-type]
+
+
+# -- settings added later: a stored event's results never change by themselves -----------------------
+
+
+def _stored_before_rounding(preset: str) -> dict[str, object]:
+    """An event's effective rules as it stored them before ``round_to_thousands`` existed."""
+    data = make_ruleset(preset).to_dict()
+    del data["round_to_thousands"]
+    return data
+
+
+@pytest.mark.parametrize("preset", [*PRESET_NAMES, "mahjongsoul"])
+def test_a_ruleset_stored_before_rounding_existed_keeps_exact_points(preset):
+    """An old ``tenhou`` event stored every setting of its time and played exact points: read back, it
+    still does (the preset rounds now, but a stored event's results change only when someone changes
+    its rules); everything else it stored is read as it was."""
+    rules = ruleset_from_spec(_stored_before_rounding(preset))
+    assert rules.round_to_thousands is False
+    assert dataclasses.replace(rules, round_to_thousands=make_ruleset(preset).round_to_thousands) == (
+        make_ruleset(preset)
+    )
+    # saved again (Event.clean writes to_dict()), the setting is spelled out and stays off
+    assert ruleset_from_spec(rules.to_dict()) == rules
+    assert ruleset_spec(rules) == (
+        {"preset": "tenhou", "round_to_thousands": False} if preset == "tenhou" else preset
+    )
+
+
+def test_rounding_comes_from_the_preset_in_every_other_spec():
+    """Only a dict spelling out every older setting is a stored ruleset: a preset name, a record's short
+    overrides or a stored ruleset that names the setting read it as they say."""
+    assert make_ruleset("tenhou").round_to_thousands is True
+    assert ruleset_from_spec("tenhou").round_to_thousands is True
+    assert ruleset_from_spec({"preset": "tenhou", "length": "tonpuusen"}).round_to_thousands is True
+    assert ruleset_from_spec(make_ruleset("tenhou").to_dict()).round_to_thousands is True
+    stored = _stored_before_rounding("ema2016")
+    assert ruleset_from_spec({**stored, "round_to_thousands": True}).round_to_thousands is True
+    partial = _stored_before_rounding("tenhou")
+    del partial["kiriage"]
+    assert ruleset_from_spec(partial).round_to_thousands is True  # overrides, not a stored ruleset

@@ -1,4 +1,4 @@
-"""Value of a winning hand (rules.md §1): every cell of both seed payment tables, and han/fu validation.
+"""Value of a winning hand (docs/rules.md §1): every cell of both seed payment tables, and han/fu validation.
 
 The seed documents' payment tables are transcribed below as data, cell by cell, in the seeds' own layout
 (figures only: the tests never read the documents, so the repository is tested on its own):
@@ -120,7 +120,7 @@ def _params(table, *, filled: bool):
 
 
 def blank_reason(han: int, fu: int, *, tsumo: bool) -> str:
-    """The rule of rules.md §1 that makes a blank cell impossible (the words the message must contain)."""
+    """The rule of docs/rules.md §1.3 that makes a blank cell impossible (words the message must contain)."""
     if fu == 20 and not tsumo:
         return "fu 20 exists only on a tsumo"
     if fu == 20:
@@ -397,7 +397,7 @@ def test_fr_table_has_exactly_four_arrondi_cells():
     ],
 )
 def test_kiriage_option(rules, han, fu, dealer, ron, tsumo):
-    """The "arrondi à mangan" cells: 7700/11600 without kiriage, mangan with it (rules.md §1)."""
+    """The "arrondi à mangan" cells: 7700/11600 without kiriage, mangan with it (docs/rules.md §1.1)."""
     base = base_points(HandValue(han, fu), rules)
     assert ron_points(base, dealer=dealer) == ron
     assert tsumo_points(base, dealer=dealer) == tsumo
@@ -424,7 +424,7 @@ def test_fr_limit_base_points(name, base):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Validation and the rest of rules.md §1
+# Validation and the rest of docs/rules.md §1
 # ---------------------------------------------------------------------------------------------------
 
 

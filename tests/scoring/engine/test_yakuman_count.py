@@ -1,5 +1,6 @@
-"""A yakuman count is valued by the ruleset, never rejected (game-record.md: "under a ruleset without
-yakuman stacking any ``yakuman`` count is paid as one yakuman, as 13+ han is paid by the kazoe setting").
+"""A yakuman count is valued by the ruleset, never rejected (docs/rules.md §1.1: "a double yakuman under
+a ruleset without stacking is paid as one yakuman and is never refused, just as 13 han is paid as the
+``kazoe_limit`` says").
 
 The record reader keeps its own limit (1–6 yakuman in one win); inside it, the count is a fact of the
 table and only the payment depends on ``yakuman_stacking``.
@@ -70,7 +71,7 @@ def test_multiple_yakuman_stack_under_tenhou(hand, expected):
     ],
 )
 def test_pao_on_a_multiple_yakuman_without_stacking_is_that_of_one_yakuman(hand, expected):
-    """rules.md §3 with the count paid as one: exactly the single-yakuman pao payments."""
+    """docs/rules.md §3 with the count paid as one: exactly the single-yakuman pao payments."""
     assert deltas(hand, EMA2016, honba_draws=1) == expected
     single = Hand(
         hand.result, wins=(Win(hand.wins[0].winner, yakuman=1, pao=hand.wins[0].pao),), loser=hand.loser
@@ -79,7 +80,7 @@ def test_pao_on_a_multiple_yakuman_without_stacking_is_that_of_one_yakuman(hand,
 
 
 def test_pao_on_a_double_yakuman_still_stacks_under_tenhou():
-    """Under stacking, liability still covers one yakuman only (rules.md §3): the rest is a tsumo."""
+    """Under stacking, liability still covers one yakuman only (docs/rules.md §3): the rest is a tsumo."""
     assert deltas(Hand.tsumo(Win(2, yakuman=2, pao=1)), TENHOU, honba_draws=1) == (
         -16000,
         -32300 - 8000,

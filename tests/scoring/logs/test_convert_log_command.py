@@ -1,6 +1,6 @@
 """``manage.py convert_log FILE``: the record on standard output, or exit 2 with one line naming the file.
 
-The contract of game-record.md ("Other commands"): JSON on standard output, ready for ``replay`` and
+The contract of docs/game-record.md §8.3: JSON on standard output, ready for ``replay`` and
 ``import_games``; a log it cannot read exits 2, prints nothing on standard output and one line on
 standard error naming the file and what is wrong. ``-`` reads standard input (bytes: a log may be gzip).
 """

@@ -95,6 +95,39 @@ def test_replay_gives_the_result_arrays_of_tenhou6(name: str) -> None:
         assert list(outcome.deltas) == logged, f"hand {number + 1}"
 
 
+def log_points(name: str) -> list[int]:
+    """The site's own result of each seat, as the log states it in thousands (``sc``'s or ``owari``'s
+    second numbers: Tenhou's −66, Mahjong Soul's −7.3), in points."""
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    if name.endswith(".json"):
+        points = json.loads(text)["sc"][1::2]
+    else:
+        owari = re.search(r'owari="([^"]+)"', text)
+        assert owari is not None
+        points = [float(v) for v in owari.group(1).split(",")[1::2]]
+    return [round(p * 1000) for p in points]
+
+
+@pytest.mark.parametrize("name", JSON_LOGS + XML_LOGS)
+def test_replay_gives_the_sites_own_results(name: str) -> None:
+    """The converted record's results are the ones the site showed: Tenhou's in whole thousands (its
+    score less 30 000 rounded, first place taking the rest: −45.8 − 20 is −66 there), Mahjong Soul's
+    exact to one decimal."""
+    record = convert(name)
+    printed = replay_output(record)["final"]
+    assert printed["results"] == log_points(name)
+    assert record.rules.round_to_thousands is (record.log.source == "tenhou")
+    assert printed["results"] == [
+        printed["scores"][s]
+        - record.rules.return_points
+        + printed["uma"][s]
+        + printed["oka"][s]
+        + printed.get("rounding", [0] * 4)[s]
+        + printed["penalties"][s]
+        for s in range(4)
+    ]
+
+
 def test_mjlog_plain_and_gzip_are_the_same_game() -> None:
     assert convert("tenhou-tonpuu-pao.xml", gz=True) == convert("tenhou-tonpuu-pao.xml")
 

@@ -3,10 +3,10 @@
 The report the organiser downloads from the EMA page (both render :class:`EmaResultsExport`). CSV goes
 to standard output unless ``--output`` names a file: a file is the download byte for byte (UTF-8 with a
 byte-order mark, so that a spreadsheet reads accented names right); standard output is the same text
-without the mark, since scripts read it and game-record.md's command contract promises none. XLSX is
+without the mark, since scripts read it and the commands' contract (docs/game-record.md §7) has none. XLSX is
 binary: it needs ``--output`` — written to a terminal it would be garbage, and a script piping it
 somewhere can name the file just as well — so ``--format xlsx`` without ``--output`` fails like any other
-error (game-record.md: nothing on standard output, one line on standard error, exit status 2), as do an
+error (docs/game-record.md §7: nothing on standard output, one line on standard error, status 2), as do an
 unknown event and an event that is not a tournament. The reconciliation is not checked here: the page
 shows it, and it never blocks.
 """

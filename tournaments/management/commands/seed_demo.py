@@ -27,6 +27,7 @@ from scoring.imports import import_records
 from scoring.management.contract import OneLineErrorsCommand
 from scoring.models import Penalty, SeatResult
 from scoring.services.hanchan import set_played_on
+from tournaments import rounds
 from tournaments import services as tournament_services
 
 CLUB_SLUG = "tenbou-demo"
@@ -170,7 +171,11 @@ class Command(OneLineErrorsCommand):
     def _build_tournament(self, league: Event) -> Event:
         """A 16-player EMA tournament with a substitute: every round seated, the first three played on
         paper (final scores of random legal games), the last one waiting for its results. Each round's
-        tables are dated on the round's day of the event (July 2025), as the organiser would date them."""
+        tables are dated on the round's day of the event (July 2025), as the organiser would date them.
+
+        Each played round is opened, played and closed as on the day (its tables enter final scores
+        through their links), so the wall screen and the clock show round 4 as the next to start —
+        rather than round 1 "not started", with results in rounds that were never opened."""
         user = get_user_model().objects.get(username=USERNAME)
         rules = engine.make_ruleset("ema2016")
         event = Event.objects.create(
@@ -184,6 +189,7 @@ class Command(OneLineErrorsCommand):
             country="FR",
             ruleset=rules.to_dict(),
             ema_days=2,
+            table_entry_mode="final",
         )
         players = list(Player.objects.filter(registrations__event=league).order_by("pk")[:17])
         Registration.objects.bulk_create(
@@ -196,13 +202,15 @@ class Command(OneLineErrorsCommand):
                 hanchan=table, played_on=self.round_date(event, table.round_number), user=user, reason="demo"
             )
         rng = random.Random(SEED + 1)
-        tables = Hanchan.objects.filter(event=event, round_number__lte=TOURNAMENT_PLAYED).order_by("pk")
-        for table in tables:
-            state = random_game(rules, random.Random(rng.getrandbits(32))).replay().state
-            assert state is not None
-            services.record_final_scores(
-                hanchan=table, scores=list(state.scores), sticks=state.sticks, user=user
-            )
+        for number in range(1, TOURNAMENT_PLAYED + 1):
+            rounds.open_round(event=event, number=number, user=user)
+            for table in Hanchan.objects.filter(event=event, round_number=number).order_by("pk"):
+                state = random_game(rules, random.Random(rng.getrandbits(32))).replay().state
+                assert state is not None
+                services.record_final_scores(
+                    hanchan=table, scores=list(state.scores), sticks=state.sticks, user=user
+                )
+            rounds.close_round(event=event, number=number, user=user, allow_unfinished=False)
         services.add_penalty(
             event=event,
             player=players[3],
