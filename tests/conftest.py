@@ -8,10 +8,19 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings as hypothesis_settings
 
 from league.models import Club, Event, Player, Registration
 from scoring.engine import make_ruleset
 from tests.smtp import smtp_server  # noqa: F401 -- a real SMTP server for the e-mail tests
+
+# Property tests check invariants, not speed: no deadline, so a busy CI machine fails none of them on its
+# clock. In the suite their examples are derandomized (the same on every run, like Schemathesis's), so CI
+# gives the same answer on the same code; HYPOTHESIS_PROFILE=explore draws fresh random examples, by hand
+# (docs/developers.md), and what it finds gets a test of its own.
+hypothesis_settings.register_profile("suite", deadline=None, derandomize=True)
+hypothesis_settings.register_profile("explore", deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")
