@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from league.hidden_rounds import hidden_after_round
 from league.models import Event, Hanchan
-from tournaments.ema import EmaResultsExport
+from tournaments.ema.report import EmaResultsExport
 
 from .models import RankingState, Tournament, TournamentResult
 from .tasks import RANKINGS, SITE

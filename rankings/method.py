@@ -1,8 +1,8 @@
 """The EMA ranking's method (MERS, docs/rules.md §9.4 and docs/rankings.md), over plain numbers and dates.
 
 Pure Python, no Django: the worked examples of the tests and of the guide are checked by hand against
-these functions. The tournament report's preview (``tournaments.ema.mers``) uses the same formulas for one
-tournament; here they are applied to a player's whole record at a given day:
+these functions. The base rank and the tournament weight are the report's (``tournaments.ema.mers``, pure
+too); here they are applied to a player's whole record at a given day:
 
 - **base rank** of a place among ``N`` participants: ``1000 × (N − place) / (N − 1)``, rounded half up;
   tied players get the better place (the place the results file gives both);
@@ -23,38 +23,29 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+# One home for the formulas of one tournament (the report's preview uses them too).
+from tournaments.ema.mers import base_rank, tournament_weight
+
 MIN_RESULTS = 2
 """Counted results a player needs to be ranked."""
 PADDED_TO = 5
 """Fewer counted results than this are padded with results of base rank 0 and weight 1."""
 PART_B_BEST = 4
 
-
-def base_rank(place: int, participants: int) -> int:
-    """``round(1000 × (N − place) / (N − 1))``, half up (Python's ``round`` would round .5 to even)."""
-    if participants < 2:
-        raise ValueError("a ranked tournament needs at least 2 participants")
-    if not 1 <= place <= participants:
-        raise ValueError(f"place {place} is outside 1..{participants}")
-    numerator, denominator = 1000 * (participants - place), participants - 1
-    return (2 * numerator + denominator) // (2 * denominator)
-
-
-def tournament_weight(*, days: int, players: int, countries: int, qualification: bool = False) -> float:
-    """Days (1–3) + players (41–80: +0.5, over 80: +1) + countries (6–9: +0.5, 10+: +1) + 1 with a
-    qualification."""
-    weight = float(min(max(days, 1), 3))
-    if players > 80:
-        weight += 1
-    elif players >= 41:
-        weight += 0.5
-    if countries >= 10:
-        weight += 1
-    elif countries >= 6:
-        weight += 0.5
-    if qualification:
-        weight += 1
-    return weight
+__all__ = [
+    "Counted",
+    "Ranking",
+    "Result",
+    "age_factor",
+    "anniversary",
+    "base_rank",
+    "history",
+    "part_a_size",
+    "rank",
+    "standings",
+    "tournament_weight",
+    "weighted_average",
+]
 
 
 def anniversary(day: date, years: int) -> date:

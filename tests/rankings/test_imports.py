@@ -18,7 +18,7 @@ from league.models import Player
 from rankings.imports import HEADER_KEYS, Details, ImportProblem, import_results, read
 from rankings.models import Tournament, TournamentResult
 from rankings.selectors import ema_ranking
-from tournaments.ema import EmaResultsExport
+from tournaments.ema.report import EmaResultsExport
 
 pytestmark = pytest.mark.django_db
 

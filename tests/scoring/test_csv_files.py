@@ -34,7 +34,7 @@ from scoring import services
 from scoring.exports.csvfile import cell_text, csv_bytes, csv_response, csv_text
 from tests.conftest import make_event
 from tests.scoring.commands import run
-from tournaments.ema import EmaResultsExport
+from tournaments.ema.report import EmaResultsExport
 
 pytestmark = pytest.mark.django_db
 

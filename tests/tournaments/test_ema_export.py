@@ -104,9 +104,8 @@ from scoring.engine import Hand, make_ruleset
 from scoring.models import Penalty, SeatResult
 from tests.conftest import make_event
 from tests.scoring.commands import run
-from tournaments.ema import EmaResultsExport
 from tournaments.ema.reconciliation import reconcile
-from tournaments.ema.report import COLUMNS
+from tournaments.ema.report import COLUMNS, EmaResultsExport
 from tournaments.services import replace_player, seat_tournament, swap_players
 
 pytestmark = pytest.mark.django_db

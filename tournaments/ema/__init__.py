@@ -1,7 +1,6 @@
-"""The EMA side of a tournament: the results report, its zero-sum reconciliation and the MERS weight."""
+"""The EMA side of a tournament: the results report (``report``), its zero-sum reconciliation
+(``reconciliation``) and the MERS formulas (``mers``).
 
-from .report import EmaResultsExport, ExportFile
-
-EXPORTS = {EmaResultsExport.identifier: EmaResultsExport}
-
-__all__ = ["EXPORTS", "EmaResultsExport", "ExportFile"]
+The package imports none of them itself: ``mers`` is pure Python, and the rankings' method
+(``rankings.method``) uses its formulas without loading Django through the report.
+"""

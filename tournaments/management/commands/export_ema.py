@@ -17,7 +17,7 @@ from typing import Any
 
 from league.models import Event
 from scoring.management.contract import CommandFailed, ContractCommand, text_option
-from tournaments.ema import EmaResultsExport
+from tournaments.ema.report import EmaResultsExport
 
 
 class Command(ContractCommand):
