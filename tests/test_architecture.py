@@ -59,10 +59,14 @@ def test_the_forbidden_lists_name_every_sibling_module() -> None:
         if c["type"] == "forbidden"
     }
     for source in pure:
-        app, package = source.split(".")
+        # Beside the pure module at every level up to its app (tournaments.ema.mers: tournaments.ema's
+        # modules and tournaments' own), leaving out its own ancestors.
+        parts = source.split(".")
+        ancestors = {".".join(parts[:depth]) for depth in range(1, len(parts) + 1)}
         siblings = {
-            f"{app}.{p.stem if p.is_file() else p.name}"
-            for p in (REPO / app).iterdir()
+            f"{'.'.join(parts[:depth])}.{p.stem if p.is_file() else p.name}"
+            for depth in range(1, len(parts))
+            for p in REPO.joinpath(*parts[:depth]).iterdir()
             if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())
-        } - {source, f"{app}.apps", f"{app}.migrations"}
+        } - ancestors - {f"{parts[0]}.apps", f"{parts[0]}.migrations"}
         assert siblings <= pure[source], f"{source}: add {sorted(siblings - pure[source])} to its contract"
